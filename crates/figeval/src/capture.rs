@@ -1,0 +1,686 @@
+//! Captures: reading saved responses in every accepted form and pairing them to items (SPEC §6).
+//!
+//! Accepted forms, anywhere a capture is read:
+//!
+//! - JSON Lines of envelopes `{"question": ..., "response": <body>}` (what `figeval run
+//!   --capture` writes; it adds a `request` object with the search parameters);
+//! - JSON Lines of bare response bodies, paired by their `query`;
+//! - a JSON array of bodies or envelopes;
+//! - a single body (or several concatenated), pretty-printed or not.
+//!
+//! [`Pairing`] takes lines one at a time, so a shell can stream a capture of any size: memory
+//! grows with the number of items, not with the size of the response bodies.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::dataset::{strip_position, Dataset};
+use crate::describe;
+use crate::report::{CacheMode, RequestInfo};
+use crate::response::{Body, BodySeed, RequestFields, Response, ResponseProblem};
+use crate::score::{score_item, ItemRecord, ScoreConfig};
+
+/// How many line-level errors are kept; past that they are counted, not stored.
+const MAX_KEPT_ERRORS: usize = 100;
+/// How many questions an error message lists.
+const LISTED_QUESTIONS: usize = 20;
+
+/// Where in a capture a response is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A 1-based line of a JSON Lines capture.
+    Line(usize),
+    /// A 1-based element of a JSON array capture.
+    Element(usize),
+    /// The 1-based value of a document holding one or more (pretty-printed) bodies.
+    Value(usize),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Line(n) => write!(f, "line {n}"),
+            Source::Element(n) => write!(f, "array element {n}"),
+            Source::Value(n) => write!(f, "response {n} of the document"),
+        }
+    }
+}
+
+/// One problem with a capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaptureError {
+    /// Text that is not JSON.
+    NotJson {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// An envelope without a string `question`.
+    EnvelopeWithoutQuestion {
+        /// Where it is.
+        at: Source,
+    },
+    /// An object with a `question` but neither a `response` nor `matches`.
+    EnvelopeWithoutResponse {
+        /// Where it is.
+        at: Source,
+        /// The object's keys.
+        keys: Vec<String>,
+    },
+    /// A bare body without a string `query` to pair it by.
+    BodyWithoutQuery {
+        /// Where it is.
+        at: Source,
+    },
+    /// A response that cannot be scored.
+    Response {
+        /// Where it is.
+        at: Source,
+        /// The question it answers, when known.
+        question: Option<String>,
+        /// What is wrong with it.
+        problem: ResponseProblem,
+    },
+    /// Responses for questions that are not in the dataset.
+    UnknownQuestions(Vec<String>),
+    /// Questions with more than one response.
+    DuplicateResponses(Vec<String>),
+    /// Items with no response.
+    MissingResponses(Vec<String>),
+    /// The capture holds no response at all.
+    Empty,
+    /// More line-level errors than are listed.
+    More(usize),
+}
+
+impl fmt::Display for CaptureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaptureError::NotJson {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: not JSON: {message}"),
+            CaptureError::EnvelopeWithoutQuestion { at } => {
+                write!(
+                    f,
+                    "{at}: an envelope with a `response` needs a string `question`"
+                )
+            }
+            CaptureError::EnvelopeWithoutResponse { at, keys } => write!(
+                f,
+                "{at}: has a `question` but no `response` and no `matches` (its keys: {})",
+                keys.join(", ")
+            ),
+            CaptureError::BodyWithoutQuery { at } => write!(
+                f,
+                "{at}: a bare response body needs a string `query` to be paired with its question"
+            ),
+            CaptureError::Response {
+                at,
+                question,
+                problem,
+            } => {
+                write!(f, "{at}")?;
+                if let Some(q) = question {
+                    write!(f, " (question {:?})", describe::question(q))?;
+                }
+                write!(f, ": {problem}")
+            }
+            CaptureError::UnknownQuestions(qs) => write!(
+                f,
+                "{} response(s) for questions that are not in the dataset:{}",
+                qs.len(),
+                describe::question_list(qs, LISTED_QUESTIONS)
+            ),
+            CaptureError::DuplicateResponses(qs) => write!(
+                f,
+                "{} question(s) with more than one response:{}",
+                qs.len(),
+                describe::question_list(qs, LISTED_QUESTIONS)
+            ),
+            CaptureError::MissingResponses(qs) => write!(
+                f,
+                "{} item(s) with no response (allow missing responses to score the rest and \
+                 list these as unscored):{}",
+                qs.len(),
+                describe::question_list(qs, LISTED_QUESTIONS)
+            ),
+            CaptureError::Empty => f.write_str("the capture holds no response"),
+            CaptureError::More(n) => write!(f, "… and {n} more error(s) like those above"),
+        }
+    }
+}
+
+/// Every problem found with a capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaptureErrors(pub Vec<CaptureError>);
+
+impl fmt::Display for CaptureErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(
+            f,
+            "{n} problem{} with the responses:",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for e in &self.0 {
+            let text = e.to_string().replace('\n', "\n  ");
+            write!(f, "\n  {text}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CaptureErrors {}
+
+/// The outcome of pairing: records in dataset order, and what went unscored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// One record per scored item, in dataset order.
+    pub records: Vec<ItemRecord>,
+    /// Questions with no response (only when missing responses were allowed).
+    pub unscored: Vec<String>,
+    /// The search parameters, when every response recorded the same ones.
+    pub request: RequestInfo,
+}
+
+/// Whether a capture whose first non-blank line is `first_line` must be read as one document
+/// (a JSON array, or a body pretty-printed across lines) rather than line by line.
+pub fn is_multiline_document(first_line: &str) -> bool {
+    let t = first_line.trim_start();
+    if t.starts_with('[') {
+        return true;
+    }
+    match serde_json::from_str::<serde::de::IgnoredAny>(first_line) {
+        Ok(_) => false,
+        Err(e) => e.is_eof(),
+    }
+}
+
+/// Pairs responses to a dataset's items by exact question text, scoring each as it arrives.
+pub struct Pairing<'d> {
+    dataset: &'d Dataset,
+    config: ScoreConfig,
+    index: HashMap<&'d str, usize>,
+    seen: Vec<bool>,
+    records: Vec<Option<ItemRecord>>,
+    unknown: Vec<String>,
+    duplicates: Vec<String>,
+    errors: Vec<CaptureError>,
+    dropped_errors: usize,
+    responses: usize,
+    /// `None` before the first response; then the request all responses agree on, or
+    /// `Some(None)` once one disagrees or has none.
+    request: Option<Option<RequestFields>>,
+}
+
+/// A capture entry: a body read with envelope keys recognised.
+struct Entry(Body);
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        BodySeed { envelope: true }.deserialize(d).map(Entry)
+    }
+}
+
+/// A JSON array of entries.
+struct Entries(Vec<Body>);
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Entries;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON array of response bodies or envelopes")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Entries, A::Error> {
+                let mut out = Vec::new();
+                while let Some(Entry(b)) = seq.next_element()? {
+                    out.push(b);
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+impl<'d> Pairing<'d> {
+    /// Starts pairing responses to `dataset`'s items.
+    pub fn new(dataset: &'d Dataset, config: ScoreConfig) -> Pairing<'d> {
+        let index = dataset
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (it.question.as_str(), i))
+            .collect();
+        let n = dataset.items.len();
+        Pairing {
+            dataset,
+            config,
+            index,
+            seen: vec![false; n],
+            records: vec![None; n],
+            unknown: Vec::new(),
+            duplicates: Vec::new(),
+            errors: Vec::new(),
+            dropped_errors: 0,
+            responses: 0,
+            request: None,
+        }
+    }
+
+    /// Reads a whole capture text in any accepted form.
+    pub fn add_text(&mut self, text: &str) {
+        let first = text.lines().find(|l| !l.trim().is_empty());
+        match first {
+            None => {}
+            Some(first) if is_multiline_document(first) => self.add_document(text),
+            Some(_) => {
+                for (i, line) in text.lines().enumerate() {
+                    self.add_line(i + 1, line);
+                }
+            }
+        }
+    }
+
+    /// Reads one line of a JSON Lines capture (blank lines are skipped).
+    pub fn add_line(&mut self, line_no: usize, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
+        match serde_json::from_str::<Entry>(line) {
+            Ok(Entry(body)) => self.add_entry(Source::Line(line_no), body),
+            Err(e) => self.error(CaptureError::NotJson {
+                line: line_no,
+                column: e.column(),
+                message: strip_position(&e),
+            }),
+        }
+    }
+
+    /// Reads a document: a JSON array of entries, or one or more concatenated JSON values.
+    pub fn add_document(&mut self, text: &str) {
+        if text.trim_start().starts_with('[') {
+            match serde_json::from_str::<Entries>(text) {
+                Ok(Entries(bodies)) => {
+                    for (i, b) in bodies.into_iter().enumerate() {
+                        self.add_entry(Source::Element(i + 1), b);
+                    }
+                }
+                Err(e) => self.syntax_error(&e),
+            }
+            return;
+        }
+        let stream = serde_json::Deserializer::from_str(text).into_iter::<Entry>();
+        for (i, entry) in stream.enumerate() {
+            match entry {
+                Ok(Entry(b)) => self.add_entry(Source::Value(i + 1), b),
+                Err(e) => {
+                    self.syntax_error(&e);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Pairs one already-read response to `question` (for shells that hold responses).
+    pub fn add_response(&mut self, at: Source, question: &str, response: Response) {
+        self.responses += 1;
+        self.pair(at, question.to_string(), response);
+    }
+
+    /// Whether an item with this question has been answered by a usable response.
+    pub fn is_answered(&self, question: &str) -> bool {
+        self.index
+            .get(question)
+            .is_some_and(|&i| self.records[i].is_some())
+    }
+
+    /// The records scored so far, by dataset index.
+    pub fn records(&self) -> &[Option<ItemRecord>] {
+        &self.records
+    }
+
+    /// Whether any problem has been found so far (unknown, duplicate or unreadable responses).
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty() || !self.unknown.is_empty() || !self.duplicates.is_empty()
+    }
+
+    /// Ends pairing: the scored records, or every problem found.
+    ///
+    /// With `allow_missing`, items without a response are listed as unscored instead of being
+    /// an error; they are left out of every summary's `n`.
+    pub fn finish(self, allow_missing: bool) -> Result<Scored, CaptureErrors> {
+        let mut errors = self.errors;
+        if self.dropped_errors > 0 {
+            errors.push(CaptureError::More(self.dropped_errors));
+        }
+        if !self.unknown.is_empty() {
+            errors.push(CaptureError::UnknownQuestions(self.unknown));
+        }
+        if !self.duplicates.is_empty() {
+            errors.push(CaptureError::DuplicateResponses(self.duplicates));
+        }
+        let missing: Vec<String> = self
+            .dataset
+            .items
+            .iter()
+            .zip(&self.seen)
+            .filter(|(_, &seen)| !seen)
+            .map(|(it, _)| it.question.clone())
+            .collect();
+        if self.responses == 0 && errors.is_empty() {
+            errors.push(CaptureError::Empty);
+        } else if !missing.is_empty() && !allow_missing {
+            errors.push(CaptureError::MissingResponses(missing.clone()));
+        }
+        if !errors.is_empty() {
+            return Err(CaptureErrors(errors));
+        }
+        let request = self
+            .request
+            .flatten()
+            .map_or_else(RequestInfo::default, |r| RequestInfo {
+                base_url: r.base_url,
+                top_k: r.top_k,
+                cache_mode: r.cache_mode.and_then(|m| m.parse::<CacheMode>().ok()),
+            });
+        Ok(Scored {
+            records: self.records.into_iter().flatten().collect(),
+            unscored: missing,
+            request,
+        })
+    }
+
+    fn error(&mut self, e: CaptureError) {
+        if self.errors.len() < MAX_KEPT_ERRORS {
+            self.errors.push(e);
+        } else {
+            self.dropped_errors += 1;
+        }
+    }
+
+    fn syntax_error(&mut self, e: &serde_json::Error) {
+        self.error(CaptureError::NotJson {
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(e),
+        });
+    }
+
+    fn add_entry(&mut self, at: Source, body: Body) {
+        self.responses += 1;
+        let request = body.request.clone();
+        if let Some(inner) = body.response {
+            let Some(Some(question)) = body.question else {
+                return self.error(CaptureError::EnvelopeWithoutQuestion { at });
+            };
+            self.note_request(request);
+            return self.pair(at, question, inner.into_response());
+        }
+        if body.question.is_some() && body.query.is_none() && !body.has_matches() {
+            let keys = body.keys().to_vec();
+            return self.error(CaptureError::EnvelopeWithoutResponse { at, keys });
+        }
+        self.note_request(None);
+        let response = body.into_response();
+        match response.query.clone() {
+            Some(q) => self.pair(at, q, response),
+            None => match response.matches {
+                Err(problem) => self.error(CaptureError::Response {
+                    at,
+                    question: None,
+                    problem,
+                }),
+                Ok(_) => self.error(CaptureError::BodyWithoutQuery { at }),
+            },
+        }
+    }
+
+    fn note_request(&mut self, request: Option<RequestFields>) {
+        self.request = match self.request.take() {
+            None => Some(request),
+            Some(prev) if prev == request => Some(prev),
+            Some(_) => Some(None),
+        };
+    }
+
+    fn pair(&mut self, at: Source, question: String, response: Response) {
+        let Some(&i) = self.index.get(question.as_str()) else {
+            if self.unknown.len() < MAX_KEPT_ERRORS * 10 {
+                self.unknown.push(question);
+            }
+            return;
+        };
+        if std::mem::replace(&mut self.seen[i], true) {
+            self.duplicates.push(question);
+            return;
+        }
+        match response.matches {
+            Ok(matches) => {
+                self.records[i] = Some(score_item(&self.dataset.items[i], &matches, self.config))
+            }
+            Err(problem) => self.error(CaptureError::Response {
+                at,
+                question: Some(question),
+                problem,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dataset() -> Dataset {
+        Dataset::parse(
+            r#"{"corpus_id":"c","items":[
+            {"question":"Which figure shows A?","expected_pages":[1],"figure_ref":"F1","kind":"locate"},
+            {"question":"Which figure shows B?","expected_pages":[2],"figure_ref":"F2","kind":"content"}]}"#,
+        )
+        .unwrap()
+    }
+
+    fn body(q: &str, page: u32) -> String {
+        format!(
+            r#"{{"query":{q:?},"matches":[{{"chunk_id":"x","content":"…","provenance":{{"page_start":{page},"page_end":{page}}}}}]}}"#
+        )
+    }
+
+    fn envelope(q: &str, page: u32) -> String {
+        format!(r#"{{"question":{q:?},"response":{}}}"#, body(q, page))
+    }
+
+    fn score(text: &str, allow_missing: bool) -> Result<Scored, CaptureErrors> {
+        let d = dataset();
+        let mut p = Pairing::new(&d, ScoreConfig::default());
+        p.add_text(text);
+        p.finish(allow_missing)
+    }
+
+    fn hits(s: &Scored) -> Vec<bool> {
+        s.records.iter().map(|r| r.page_hit_at_3).collect()
+    }
+
+    #[test]
+    fn every_capture_form_gives_the_same_records() {
+        let a = "Which figure shows A?";
+        let b = "Which figure shows B?";
+        let envelopes = format!("{}\n{}\n", envelope(b, 2), envelope(a, 9));
+        let bare = format!("{}\n\n{}", body(a, 9), body(b, 2));
+        let array = format!("[{}, {}]", body(a, 9), envelope(b, 2));
+        let pretty = serde_json::to_string_pretty(
+            &serde_json::from_str::<serde_json::Value>(&body(a, 9)).unwrap(),
+        )
+        .unwrap()
+            + "\n"
+            + &body(b, 2);
+        let want = score(&envelopes, false).unwrap();
+        assert_eq!(
+            hits(&want),
+            [false, true],
+            "dataset order, not capture order"
+        );
+        for text in [bare, array, pretty] {
+            assert_eq!(score(&text, false).unwrap().records, want.records, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_single_body_pairs_and_the_rest_may_be_allowed_missing() {
+        let s = score(&body("Which figure shows B?", 2), true).unwrap();
+        assert_eq!(s.records.len(), 1);
+        assert_eq!(s.unscored, ["Which figure shows A?"]);
+        let e = score(&body("Which figure shows B?", 2), false).unwrap_err();
+        assert!(e.to_string().contains("1 item(s) with no response"), "{e}");
+        assert!(e.to_string().contains("\"Which figure shows A?\""), "{e}");
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_is_named_by_its_line() {
+        let text = format!(
+            "{}\n{{not json\n{}",
+            envelope("Which figure shows A?", 1),
+            envelope("Which figure shows B?", 2)
+        );
+        let e = score(&text, false).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert!(
+            e.0[0]
+                .to_string()
+                .starts_with("line 2, column 2: not JSON: key must be a string"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unknown_duplicate_and_missing_questions_are_all_listed() {
+        let text = format!(
+            "{}\n{}\n{}",
+            envelope("Which figure shows A?", 1),
+            envelope("Which figure shows A?", 1),
+            envelope("Which figure shows C?", 1)
+        );
+        let e = score(&text, false).unwrap_err().to_string();
+        assert!(e.contains("1 response(s) for questions that are not in the dataset:\n    - \"Which figure shows C?\""), "{e}");
+        assert!(
+            e.contains(
+                "1 question(s) with more than one response:\n    - \"Which figure shows A?\""
+            ),
+            "{e}"
+        );
+        assert!(e.contains("1 item(s) with no response"), "{e}");
+    }
+
+    #[test]
+    fn a_response_without_matches_names_its_line_question_and_keys() {
+        let text = format!(
+            "{}\n{}",
+            envelope("Which figure shows A?", 1),
+            r#"{"question":"Which figure shows B?","response":{"query":"Which figure shows B?","results":[]}}"#
+        );
+        let e = score(&text, false).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2 (question \"Which figure shows B?\"): the response has no `matches` array (its keys: query, results)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_match_that_is_not_an_object_is_an_error_not_a_miss() {
+        let text = format!(
+            "{}\n{}",
+            envelope("Which figure shows A?", 1),
+            r#"{"question":"Which figure shows B?","response":{"matches":[{},null]}}"#
+        );
+        let e = score(&text, false).unwrap_err().to_string();
+        assert!(
+            e.contains("the match at rank 2 is null, not a JSON object"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bodies_without_query_and_envelopes_without_question_are_errors() {
+        let e = score(r#"{"matches":[]}"#, false).unwrap_err().to_string();
+        assert!(
+            e.contains("line 1: a bare response body needs a string `query`"),
+            "{e}"
+        );
+        let e = score(r#"{"question":3,"response":{"matches":[]}}"#, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1: an envelope with a `response` needs a string `question`"),
+            "{e}"
+        );
+        let e = score(r#"{"question":"Which figure shows A?","resp":{}}"#, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("has a `question` but no `response`"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_capture_is_an_error() {
+        assert_eq!(
+            score("\n  \n", true).unwrap_err().0,
+            vec![CaptureError::Empty]
+        );
+        assert_eq!(score("[]", true).unwrap_err().0, vec![CaptureError::Empty]);
+    }
+
+    #[test]
+    fn a_broken_array_gives_line_and_column() {
+        let e = score("[\n{\"matches\": [}\n]", false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2, column 14: not JSON"), "{e}");
+    }
+
+    #[test]
+    fn the_request_is_kept_only_when_every_envelope_agrees() {
+        let with = |q: &str, k: u32| {
+            format!(
+                r#"{{"question":{q:?},"request":{{"base_url":"http://h/api","top_k":{k},"cache_mode":"bypass"}},"response":{}}}"#,
+                body(q, 1)
+            )
+        };
+        let same = format!(
+            "{}\n{}",
+            with("Which figure shows A?", 5),
+            with("Which figure shows B?", 5)
+        );
+        let r = score(&same, false).unwrap().request;
+        assert_eq!(r.top_k, Some(5));
+        assert_eq!(r.cache_mode, Some(CacheMode::Bypass));
+        assert_eq!(r.base_url.as_deref(), Some("http://h/api"));
+        let differ = format!(
+            "{}\n{}",
+            with("Which figure shows A?", 5),
+            with("Which figure shows B?", 8)
+        );
+        assert_eq!(
+            score(&differ, false).unwrap().request,
+            RequestInfo::default()
+        );
+    }
+
+    #[test]
+    fn multiline_detection_looks_at_the_first_line_only() {
+        assert!(is_multiline_document("["));
+        assert!(is_multiline_document("  {"));
+        assert!(is_multiline_document("{\"matches\": ["));
+        assert!(!is_multiline_document("{\"matches\": []}"));
+        assert!(!is_multiline_document("{not json"));
+    }
+}

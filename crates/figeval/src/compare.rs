@@ -1,0 +1,461 @@
+//! Before/after comparison of two reports of the same dataset (SPEC §7).
+//!
+//! Rates and hit counts are the ones each report states; gained and lost questions come from
+//! pairing the two reports' items by question, and the exact two-sided McNemar p-value is
+//! computed on (gained, lost). A group's items are taken from the *after* report's grouping.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use crate::dataset::Group;
+use crate::report::Report;
+use crate::score::{ItemRecord, Metric};
+use crate::summary::{round4, Summary};
+
+/// The reading guide printed with every comparison.
+pub const READING_GUIDE: [&str; 4] = [
+    "page_hit_at_3 is the headline: does a top-3 match cite the page the answer is printed on?",
+    "precise_page_hit_at_3 is its honest version: the same question with wide blobs (spans over \
+     max_precise_span_pages) left out, since a chunk spanning a dozen pages covers figure pages by accident.",
+    "figure_chunk_at_3 is the proof that figure chunks moved it: a described figure chunk in the \
+     top 3 on an expected page.",
+    "If figure_chunk_at_3 is flat while page_hit_at_3 rose, the prose around the figure did the work.",
+];
+
+/// One metric of one scope, before and after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricDelta {
+    /// The metric.
+    pub metric: &'static str,
+    /// The before rate.
+    pub before: f64,
+    /// The after rate.
+    pub after: f64,
+    /// `after - before`, rounded to 4 places.
+    pub delta: f64,
+    /// Hits before.
+    pub before_hits: u64,
+    /// Hits after.
+    pub after_hits: u64,
+    /// Paired questions that went from miss to hit.
+    pub gained: Vec<String>,
+    /// Paired questions that went from hit to miss.
+    pub lost: Vec<String>,
+    /// Exact two-sided McNemar p-value on (gained, lost).
+    pub p_value: f64,
+    /// Whether the after rate is below the before rate.
+    pub regressed: bool,
+}
+
+/// `page_mrr` of one scope, before and after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MrrDelta {
+    /// Before.
+    pub before: f64,
+    /// After.
+    pub after: f64,
+    /// `after - before`, rounded to 4 places.
+    pub delta: f64,
+}
+
+/// The comparison of one scope: `overall` or a group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScopeComparison {
+    /// `overall` or the group's name.
+    pub scope: String,
+    /// Items scored before.
+    pub n_before: u64,
+    /// Items scored after.
+    pub n_after: u64,
+    /// Items present in both reports.
+    pub paired: usize,
+    /// One row per metric, in [`Metric::ALL`] order.
+    pub metrics: Vec<MetricDelta>,
+    /// `page_mrr`.
+    pub page_mrr: MrrDelta,
+    /// What the movement means, per the reading guide, when something moved.
+    pub note: Option<String>,
+}
+
+impl ScopeComparison {
+    /// The metrics whose after rate is below the before rate.
+    pub fn regressions(&self) -> Vec<&'static str> {
+        self.metrics
+            .iter()
+            .filter(|m| m.regressed)
+            .map(|m| m.metric)
+            .collect()
+    }
+
+    /// The row of `metric`.
+    pub fn metric(&self, metric: Metric) -> &MetricDelta {
+        &self.metrics[Metric::ALL.iter().position(|&m| m == metric).unwrap_or(0)]
+    }
+}
+
+/// A before/after comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Loud warnings: settings that differ, unpaired questions, regrouped items.
+    pub warnings: Vec<String>,
+    /// `overall` first, then each group present in either report, by name.
+    pub scopes: Vec<ScopeComparison>,
+    /// Questions only in the before report.
+    pub unpaired_before: Vec<String>,
+    /// Questions only in the after report.
+    pub unpaired_after: Vec<String>,
+    /// Whether the prose control group held: `None` when neither report has prose items.
+    pub prose_verdict: Option<String>,
+    /// The reading guide.
+    pub reading_guide: Vec<&'static str>,
+}
+
+impl Comparison {
+    /// The scope with this name (`overall` or a group name).
+    pub fn scope(&self, name: &str) -> Option<&ScopeComparison> {
+        self.scopes.iter().find(|s| s.scope == name)
+    }
+
+    /// The names of the scopes, in order.
+    pub fn scope_names(&self) -> Vec<&str> {
+        self.scopes.iter().map(|s| s.scope.as_str()).collect()
+    }
+}
+
+/// The exact two-sided McNemar p-value on `gained` and `lost` discordant pairs:
+/// `min(1, 2 · Σ_{i=0}^{min(g,l)} C(g+l, i) / 2^(g+l))`, and 1.0 when there are none.
+///
+/// Summed in log space so that thousands of discordant pairs neither overflow nor underflow.
+pub fn mcnemar_p(gained: u64, lost: u64) -> f64 {
+    let n = gained + lost;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = gained.min(lost);
+    let ln2 = std::f64::consts::LN_2;
+    // ln of each term C(n, i) / 2^n, built by C(n, i) = C(n, i-1) · (n-i+1) / i.
+    let mut ln_term = -(n as f64) * ln2;
+    let mut ln_terms = Vec::with_capacity(k as usize + 1);
+    ln_terms.push(ln_term);
+    for i in 1..=k {
+        ln_term += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        ln_terms.push(ln_term);
+    }
+    let max = ln_terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let sum: f64 = ln_terms.iter().map(|t| (t - max).exp()).sum();
+    (2.0 * (max + sum.ln()).exp()).min(1.0)
+}
+
+/// Compares two reports.
+pub fn compare(before: &Report, after: &Report) -> Comparison {
+    let mut warnings = settings_warnings(before, after);
+    let before_items: HashMap<&str, &ItemRecord> = before
+        .per_item
+        .iter()
+        .map(|r| (r.question.as_str(), r))
+        .collect();
+    let after_questions: BTreeSet<&str> =
+        after.per_item.iter().map(|r| r.question.as_str()).collect();
+    let pairs: Vec<(&ItemRecord, &ItemRecord)> = after
+        .per_item
+        .iter()
+        .filter_map(|a| before_items.get(a.question.as_str()).map(|&b| (b, a)))
+        .collect();
+    let unpaired_before: Vec<String> = before
+        .per_item
+        .iter()
+        .filter(|r| !after_questions.contains(r.question.as_str()))
+        .map(|r| r.question.clone())
+        .collect();
+    let unpaired_after: Vec<String> = after
+        .per_item
+        .iter()
+        .filter(|r| !before_items.contains_key(r.question.as_str()))
+        .map(|r| r.question.clone())
+        .collect();
+    if !unpaired_before.is_empty() || !unpaired_after.is_empty() {
+        warnings.push(format!(
+            "the reports do not hold the same questions: {} only before, {} only after; \
+             gained and lost count paired questions only",
+            unpaired_before.len(),
+            unpaired_after.len()
+        ));
+    }
+    let regrouped = pairs.iter().filter(|(b, a)| b.group != a.group).count();
+    if regrouped > 0 {
+        warnings.push(format!(
+            "{regrouped} paired question(s) changed group between the reports; the after grouping is used"
+        ));
+    }
+    for (label, r) in [("before", before), ("after", after)] {
+        if !r.unscored.is_empty() {
+            warnings.push(format!(
+                "the {label} report left {} item(s) unscored",
+                r.unscored.len()
+            ));
+        }
+    }
+
+    let groups: BTreeSet<Group> = before
+        .by_group
+        .keys()
+        .chain(after.by_group.keys())
+        .copied()
+        .collect();
+    let empty = Summary::of([]);
+    let mut scopes = vec![scope(
+        "overall",
+        &before.summary,
+        &after.summary,
+        pairs.iter().copied(),
+    )];
+    for g in groups {
+        scopes.push(scope(
+            g.name(),
+            before.by_group.get(&g).unwrap_or(&empty),
+            after.by_group.get(&g).unwrap_or(&empty),
+            pairs.iter().copied().filter(|(_, a)| a.group == g),
+        ));
+    }
+    let prose_verdict = scopes.iter().find(|s| s.scope == "prose").map(|s| {
+        let reg = s.regressions();
+        if reg.is_empty() {
+            "prose control held: no prose metric fell, so the change did not cost ordinary retrieval"
+                .to_string()
+        } else {
+            format!(
+                "prose control REGRESSED on {}: the change costs ordinary retrieval",
+                reg.join(", ")
+            )
+        }
+    });
+    Comparison {
+        warnings,
+        scopes,
+        unpaired_before,
+        unpaired_after,
+        prose_verdict,
+        reading_guide: READING_GUIDE.to_vec(),
+    }
+}
+
+fn settings_warnings(before: &Report, after: &Report) -> Vec<String> {
+    let mut w = Vec::new();
+    let mut differ = |what: &str, b: String, a: String| {
+        if b != a {
+            w.push(format!(
+                "{what} differs: {b} before, {a} after; the numbers may not be comparable"
+            ));
+        }
+    };
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "unknown".into());
+    differ(
+        "corpus_id",
+        before.corpus_id.clone(),
+        after.corpus_id.clone(),
+    );
+    differ(
+        "top_k",
+        opt(before.top_k.map(|k| k.to_string())),
+        opt(after.top_k.map(|k| k.to_string())),
+    );
+    differ(
+        "cache_mode",
+        opt(before.cache_mode.map(|m| m.to_string())),
+        opt(after.cache_mode.map(|m| m.to_string())),
+    );
+    differ(
+        "max_precise_span_pages",
+        before.max_precise_span_pages.to_string(),
+        after.max_precise_span_pages.to_string(),
+    );
+    w
+}
+
+fn scope<'a>(
+    name: &str,
+    before: &Summary,
+    after: &Summary,
+    pairs: impl Iterator<Item = (&'a ItemRecord, &'a ItemRecord)> + Clone,
+) -> ScopeComparison {
+    let metrics: Vec<MetricDelta> = Metric::ALL
+        .into_iter()
+        .map(|m| {
+            let (mut gained, mut lost) = (Vec::new(), Vec::new());
+            for (b, a) in pairs.clone() {
+                match (b.hit(m), a.hit(m)) {
+                    (false, true) => gained.push(a.question.clone()),
+                    (true, false) => lost.push(a.question.clone()),
+                    _ => {}
+                }
+            }
+            MetricDelta {
+                metric: m.name(),
+                before: before.rate(m),
+                after: after.rate(m),
+                delta: round4(after.rate(m) - before.rate(m)),
+                before_hits: before.hits(m),
+                after_hits: after.hits(m),
+                p_value: mcnemar_p(gained.len() as u64, lost.len() as u64),
+                gained,
+                lost,
+                regressed: after.rate(m) < before.rate(m),
+            }
+        })
+        .collect();
+    let page = &metrics[0];
+    let figure = &metrics[3];
+    let note = if page.delta > 0.0 && figure.delta == 0.0 {
+        Some(
+            "page_hit_at_3 rose while figure_chunk_at_3 is flat: the prose around the figure did the work"
+                .to_string(),
+        )
+    } else if page.delta > 0.0 && figure.delta > 0.0 {
+        Some("page_hit_at_3 rose with figure_chunk_at_3: figure chunks moved it".to_string())
+    } else if page.delta < 0.0 {
+        Some("page_hit_at_3 fell".to_string())
+    } else {
+        None
+    };
+    ScopeComparison {
+        scope: name.to_string(),
+        n_before: before.n,
+        n_after: after.n,
+        paired: pairs.clone().count(),
+        page_mrr: MrrDelta {
+            before: before.page_mrr,
+            after: after.page_mrr,
+            delta: round4(after.page_mrr - before.page_mrr),
+        },
+        metrics,
+        note,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Kind;
+    use crate::report::{CacheMode, ReportHeader, RunInfo};
+
+    fn record(q: &str, group: Group, hit: bool) -> ItemRecord {
+        ItemRecord {
+            question: q.into(),
+            figure_ref: "F".into(),
+            kind: Kind::Locate,
+            group,
+            tags: vec![],
+            expected_pages: vec![1],
+            matches_returned: 5,
+            page_hit_at_3: hit,
+            page_hit_at_5: hit,
+            precise_page_hit_at_3: hit,
+            figure_chunk_at_3: false,
+            first_hit_rank: hit.then_some(1),
+            top: vec![],
+            figure_summaries_at_3: vec![],
+        }
+    }
+
+    fn report(records: Vec<ItemRecord>, top_k: u32) -> Report {
+        Report::build(
+            ReportHeader {
+                corpus_id: "c".into(),
+                base_url: None,
+                top_k: Some(top_k),
+                cache_mode: Some(CacheMode::Bypass),
+                max_precise_span_pages: 3,
+            },
+            records,
+            vec![],
+            RunInfo::default(),
+        )
+    }
+
+    #[test]
+    fn mcnemar_matches_the_exact_binomial_values() {
+        assert_eq!(mcnemar_p(0, 0), 1.0);
+        assert!((mcnemar_p(5, 0) - 0.0625).abs() < 1e-12);
+        assert!((mcnemar_p(0, 5) - 0.0625).abs() < 1e-12);
+        assert!((mcnemar_p(9, 1) - 22.0 / 1024.0).abs() < 1e-12);
+        assert!((mcnemar_p(10, 0) - 2.0 / 1024.0).abs() < 1e-15);
+        assert_eq!(mcnemar_p(3, 3), 1.0, "capped at 1");
+        assert_eq!(mcnemar_p(1, 0), 1.0);
+    }
+
+    #[test]
+    fn mcnemar_stays_finite_for_thousands_of_pairs() {
+        let p = mcnemar_p(6000, 4000);
+        assert!(p > 0.0 && p < 1e-80, "{p}");
+        let p = mcnemar_p(5000, 5000);
+        assert!((p - 1.0).abs() < 1e-9, "{p}");
+        assert!(mcnemar_p(100_000, 0) == 0.0 || mcnemar_p(100_000, 0) < 1e-300);
+    }
+
+    #[test]
+    fn gains_losses_and_regressions_are_found_per_group() {
+        let before = report(
+            vec![
+                record("a", Group::Locate, false),
+                record("b", Group::Locate, false),
+                record("c", Group::Prose, true),
+                record("gone", Group::Locate, true),
+            ],
+            5,
+        );
+        let after = report(
+            vec![
+                record("a", Group::Locate, true),
+                record("b", Group::Locate, true),
+                record("c", Group::Prose, false),
+                record("new", Group::Locate, false),
+            ],
+            8,
+        );
+        let c = compare(&before, &after);
+        assert_eq!(c.scope_names(), ["overall", "locate", "prose"]);
+        let locate = c.scope("locate").unwrap().metric(Metric::PageHitAt3);
+        assert_eq!(locate.gained, ["a", "b"]);
+        assert!(locate.lost.is_empty());
+        assert!((locate.p_value - 0.5).abs() < 1e-12);
+        let prose = c.scope("prose").unwrap();
+        assert_eq!(prose.metric(Metric::PageHitAt3).lost, ["c"]);
+        assert!(prose.regressions().contains(&"page_hit_at_3"));
+        assert!(c.prose_verdict.as_deref().unwrap().contains("REGRESSED"));
+        assert_eq!(c.unpaired_before, ["gone"]);
+        assert_eq!(c.unpaired_after, ["new"]);
+        assert!(c
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("top_k differs: 5 before, 8 after")));
+        assert!(c
+            .warnings
+            .iter()
+            .any(|w| w.contains("1 only before, 1 only after")));
+    }
+
+    #[test]
+    fn identical_reports_show_no_movement() {
+        let r = report(vec![record("a", Group::Locate, true)], 5);
+        let c = compare(&r, &r);
+        assert!(c.warnings.is_empty());
+        for s in &c.scopes {
+            assert!(s.regressions().is_empty());
+            assert!(s.metrics.iter().all(|m| m.delta == 0.0 && m.p_value == 1.0));
+            assert_eq!(s.note, None);
+        }
+    }
+
+    #[test]
+    fn a_page_gain_without_figure_chunks_is_credited_to_prose() {
+        let before = report(vec![record("a", Group::Locate, false)], 5);
+        let after = report(vec![record("a", Group::Locate, true)], 5);
+        let c = compare(&before, &after);
+        assert!(c.scopes[0]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("the prose around the figure did the work"));
+    }
+}

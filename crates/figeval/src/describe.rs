@@ -1,0 +1,67 @@
+//! Short descriptions of values for error messages.
+
+use serde_json::Value;
+
+/// How many characters of a question an error message quotes.
+const QUESTION_START_CHARS: usize = 48;
+
+/// What a JSON value is, in a few words: `a string "abc"`, `the number 1.5`, `an object`.
+pub(crate) fn value(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {:?}", start(s, 32)),
+        Value::Array(a) => format!("an array of {} element(s)", a.len()),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// The first `chars` characters of `s`, with `…` when it was cut.
+pub(crate) fn start(s: &str, chars: usize) -> String {
+    let mut it = s.char_indices();
+    match it.nth(chars) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
+/// The start of a question as error messages quote it.
+pub(crate) fn question(s: &str) -> String {
+    start(s.trim(), QUESTION_START_CHARS)
+}
+
+/// A list of questions for an error message, each quoted, at most `limit` of them.
+pub(crate) fn question_list(questions: &[String], limit: usize) -> String {
+    let mut out = String::new();
+    for q in questions.iter().take(limit) {
+        out.push_str(&format!("\n  - {:?}", question(q)));
+    }
+    if questions.len() > limit {
+        out.push_str(&format!("\n  … and {} more", questions.len() - limit));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_cuts_on_characters_not_bytes() {
+        assert_eq!(start("ééééé", 3), "ééé…");
+        assert_eq!(start("abc", 3), "abc");
+        assert_eq!(start("", 3), "");
+    }
+
+    #[test]
+    fn values_are_described_by_their_type() {
+        assert_eq!(value(&serde_json::json!(1.5)), "the number 1.5");
+        assert_eq!(value(&serde_json::json!({})), "an object");
+        assert_eq!(
+            value(&serde_json::json!([1, 2])),
+            "an array of 2 element(s)"
+        );
+        assert_eq!(value(&serde_json::json!("x")), "the string \"x\"");
+    }
+}

@@ -1,0 +1,414 @@
+//! Scoring one item against the matches a deployment returned (SPEC §4).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dataset::{Group, Item, Kind};
+use crate::describe;
+use crate::response::Match;
+
+/// How many characters of a figure summary the report keeps.
+pub const SUMMARY_CHARS: usize = 200;
+
+/// The four per-item hit metrics. A metric table is a loop over [`Metric::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Metric {
+    /// A top-3 match covers an expected page. The headline number.
+    PageHitAt3,
+    /// A top-5 match covers an expected page.
+    PageHitAt5,
+    /// A top-3 match of at most `max_precise_span_pages` pages covers an expected page.
+    ///
+    /// On a scanned report, pages that are wholly figure carry almost no text and the chunker
+    /// merges across them, so one chunk can span a dozen pages and "cover" every figure page by
+    /// accident. This is the page hit with such blobs left out: the honest version.
+    PrecisePageHitAt3,
+    /// A top-3 figure chunk covers an expected page: the proof that figure chunks did the work.
+    FigureChunkAt3,
+}
+
+impl Metric {
+    /// Every metric, in report order.
+    pub const ALL: [Metric; 4] = [
+        Metric::PageHitAt3,
+        Metric::PageHitAt5,
+        Metric::PrecisePageHitAt3,
+        Metric::FigureChunkAt3,
+    ];
+
+    /// The metric's key in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::PageHitAt3 => "page_hit_at_3",
+            Metric::PageHitAt5 => "page_hit_at_5",
+            Metric::PrecisePageHitAt3 => "precise_page_hit_at_3",
+            Metric::FigureChunkAt3 => "figure_chunk_at_3",
+        }
+    }
+
+    /// The key of the metric's hit count in summaries.
+    pub fn hits_name(self) -> &'static str {
+        match self {
+            Metric::PageHitAt3 => "page_hit_at_3_hits",
+            Metric::PageHitAt5 => "page_hit_at_5_hits",
+            Metric::PrecisePageHitAt3 => "precise_page_hit_at_3_hits",
+            Metric::FigureChunkAt3 => "figure_chunk_at_3_hits",
+        }
+    }
+
+    /// The metric with this report key.
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Scoring settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoreConfig {
+    /// The widest span, in pages, that still counts as a precise hit.
+    pub max_precise_span_pages: u32,
+}
+
+impl Default for ScoreConfig {
+    fn default() -> Self {
+        ScoreConfig {
+            max_precise_span_pages: 3,
+        }
+    }
+}
+
+/// One row of an item's ranked window (a match of the top 5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopRow {
+    /// 1-based rank.
+    pub rank: u32,
+    /// The match's chunk id.
+    pub chunk_id: String,
+    /// First cited page, `null` when the match cites no page.
+    pub page_start: Option<u32>,
+    /// Last cited page, `null` when the match cites no page.
+    pub page_end: Option<u32>,
+    /// Pages covered, `null` when the match cites no page.
+    pub span_pages: Option<u32>,
+    /// `metadata.chunk_kind`, when a string.
+    pub chunk_kind: Option<String>,
+    /// Whether the match covers an expected page.
+    pub on_expected_page: bool,
+}
+
+/// The per-item record of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemRecord {
+    /// The item's question.
+    pub question: String,
+    /// The figure or section the question is about.
+    pub figure_ref: String,
+    /// The item's kind.
+    pub kind: Kind,
+    /// The item's reporting group.
+    pub group: Group,
+    /// The item's tags.
+    pub tags: Vec<String>,
+    /// The pages that carry the answer.
+    pub expected_pages: Vec<u32>,
+    /// How many matches the deployment returned.
+    pub matches_returned: u32,
+    /// See [`Metric::PageHitAt3`].
+    pub page_hit_at_3: bool,
+    /// See [`Metric::PageHitAt5`].
+    pub page_hit_at_5: bool,
+    /// See [`Metric::PrecisePageHitAt3`].
+    pub precise_page_hit_at_3: bool,
+    /// See [`Metric::FigureChunkAt3`].
+    pub figure_chunk_at_3: bool,
+    /// Rank of the first match, among all returned, covering an expected page.
+    pub first_hit_rank: Option<u32>,
+    /// The ranked window: one row per match of the top 5.
+    pub top: Vec<TopRow>,
+    /// Summaries of the top-3 matches that have one, each cut to 200 characters.
+    pub figure_summaries_at_3: Vec<String>,
+}
+
+impl ItemRecord {
+    /// Whether the item hit on `metric`.
+    pub fn hit(&self, metric: Metric) -> bool {
+        match metric {
+            Metric::PageHitAt3 => self.page_hit_at_3,
+            Metric::PageHitAt5 => self.page_hit_at_5,
+            Metric::PrecisePageHitAt3 => self.precise_page_hit_at_3,
+            Metric::FigureChunkAt3 => self.figure_chunk_at_3,
+        }
+    }
+
+    /// The reciprocal rank of the first hit, 0 when none.
+    pub fn reciprocal_rank(&self) -> f64 {
+        self.first_hit_rank.map_or(0.0, |r| 1.0 / f64::from(r))
+    }
+}
+
+/// Scores one item against the matches returned for it, in the deployment's order.
+pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRecord {
+    let on_expected = |m: &Match| {
+        m.pages
+            .is_some_and(|s| item.expected_pages.iter().any(|&p| s.covers(p)))
+    };
+    let hit_within = |n: usize, extra: &dyn Fn(&Match) -> bool| {
+        matches.iter().take(n).any(|m| on_expected(m) && extra(m))
+    };
+    let first_hit_rank = matches
+        .iter()
+        .position(on_expected)
+        .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX));
+    let top = matches
+        .iter()
+        .take(5)
+        .enumerate()
+        .map(|(i, m)| TopRow {
+            rank: i as u32 + 1,
+            chunk_id: m.chunk_id.clone(),
+            page_start: m.pages.map(|s| s.start().get()),
+            page_end: m.pages.map(|s| s.end().get()),
+            span_pages: m.pages.map(|s| s.span_pages()),
+            chunk_kind: m.chunk_kind.clone(),
+            on_expected_page: on_expected(m),
+        })
+        .collect();
+    let figure_summaries_at_3 = matches
+        .iter()
+        .take(3)
+        .filter_map(|m| m.figure_summary.as_deref())
+        .map(|s| summary_start(s).to_string())
+        .collect();
+    ItemRecord {
+        question: item.question.clone(),
+        figure_ref: item.figure_ref.clone(),
+        kind: item.kind,
+        group: item.group(),
+        tags: item.tags.clone(),
+        expected_pages: item.expected_pages.iter().map(|p| p.get()).collect(),
+        matches_returned: u32::try_from(matches.len()).unwrap_or(u32::MAX),
+        page_hit_at_3: hit_within(3, &|_| true),
+        page_hit_at_5: hit_within(5, &|_| true),
+        precise_page_hit_at_3: hit_within(3, &|m| {
+            m.pages
+                .is_some_and(|s| s.span_pages() <= config.max_precise_span_pages)
+        }),
+        figure_chunk_at_3: hit_within(3, &Match::is_figure),
+        first_hit_rank,
+        top,
+        figure_summaries_at_3,
+    }
+}
+
+/// The first [`SUMMARY_CHARS`] characters of a summary (characters, not bytes).
+fn summary_start(s: &str) -> &str {
+    match s.char_indices().nth(SUMMARY_CHARS) {
+        Some((cut, _)) => &s[..cut],
+        None => s,
+    }
+}
+
+/// The start of a question as messages quote it.
+pub fn question_start(question: &str) -> String {
+    describe::question(question)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Page;
+    use crate::response::PageSpan;
+
+    fn item(pages: &[u32]) -> Item {
+        Item {
+            question: "Which figure shows the pitch attitude?".into(),
+            expected_pages: pages
+                .iter()
+                .map(|&p| Page::new(p.into()).unwrap())
+                .collect(),
+            figure_ref: "Figure 5-5".into(),
+            kind: Kind::Locate,
+            tags: vec!["figure".into()],
+        }
+    }
+
+    fn text(start: u32, end: u32) -> Match {
+        Match {
+            chunk_id: format!("t{start}-{end}"),
+            pages: PageSpan::new(
+                Page::new(start.into()).unwrap(),
+                Page::new(end.into()).unwrap(),
+            ),
+            chunk_kind: Some("text".into()),
+            figure_summary: None,
+        }
+    }
+
+    fn figure(page: u32, summary: &str) -> Match {
+        Match {
+            chunk_kind: Some("figure".into()),
+            figure_summary: Some(summary.into()),
+            ..text(page, page)
+        }
+    }
+
+    fn no_page() -> Match {
+        Match {
+            chunk_id: "np".into(),
+            ..Match::default()
+        }
+    }
+
+    fn score(pages: &[u32], matches: &[Match]) -> ItemRecord {
+        score_item(&item(pages), matches, ScoreConfig::default())
+    }
+
+    #[test]
+    fn a_hit_at_rank_four_counts_at_5_but_not_at_3() {
+        let r = score(
+            &[72],
+            &[text(1, 1), text(2, 2), text(3, 3), text(72, 72), text(5, 5)],
+        );
+        assert!(!r.page_hit_at_3 && !r.precise_page_hit_at_3 && !r.figure_chunk_at_3);
+        assert!(r.page_hit_at_5);
+        assert_eq!(r.first_hit_rank, Some(4));
+        assert!(r.top[3].on_expected_page && !r.top[2].on_expected_page);
+    }
+
+    #[test]
+    fn a_hit_at_rank_three_counts_at_3() {
+        let r = score(&[72], &[text(1, 1), text(2, 2), text(72, 72)]);
+        assert!(r.page_hit_at_3 && r.page_hit_at_5 && r.precise_page_hit_at_3);
+        assert_eq!(r.first_hit_rank, Some(3));
+    }
+
+    #[test]
+    fn a_hit_beyond_rank_five_only_sets_the_first_hit_rank() {
+        let mut ms: Vec<Match> = (1..=7).map(|p| text(p, p)).collect();
+        ms.push(text(72, 72));
+        let r = score(&[72], &ms);
+        assert!(!r.page_hit_at_5);
+        assert_eq!(r.first_hit_rank, Some(8));
+        assert_eq!(r.top.len(), 5);
+        assert_eq!(r.matches_returned, 8);
+    }
+
+    #[test]
+    fn a_figure_chunk_on_the_wrong_page_is_not_a_figure_hit() {
+        let r = score(&[72], &[figure(73, "a chart"), text(72, 72)]);
+        assert!(r.page_hit_at_3 && !r.figure_chunk_at_3);
+        assert_eq!(r.first_hit_rank, Some(2));
+        assert_eq!(r.figure_summaries_at_3, vec!["a chart".to_string()]);
+    }
+
+    #[test]
+    fn a_text_chunk_on_the_right_page_is_a_page_hit_but_not_a_figure_hit() {
+        let r = score(&[72], &[text(72, 72)]);
+        assert!(r.page_hit_at_3 && r.precise_page_hit_at_3 && !r.figure_chunk_at_3);
+    }
+
+    #[test]
+    fn a_figure_chunk_on_the_right_page_is_a_figure_hit() {
+        let r = score(&[72], &[text(1, 1), figure(72, "pitch")]);
+        assert!(r.figure_chunk_at_3 && r.page_hit_at_3);
+    }
+
+    #[test]
+    fn a_wide_blob_is_a_page_hit_but_not_precise() {
+        let r = score(&[72], &[text(65, 80)]);
+        assert!(r.page_hit_at_3 && !r.precise_page_hit_at_3);
+        assert_eq!(r.top[0].span_pages, Some(16));
+    }
+
+    #[test]
+    fn the_span_limit_is_inclusive() {
+        let r = score(&[72], &[text(70, 72)]);
+        assert!(
+            r.precise_page_hit_at_3,
+            "a 3-page span is precise at the default limit"
+        );
+        let r = score(&[72], &[text(69, 72)]);
+        assert!(!r.precise_page_hit_at_3, "a 4-page span is not");
+        let r = score_item(
+            &item(&[72]),
+            &[text(69, 72)],
+            ScoreConfig {
+                max_precise_span_pages: 4,
+            },
+        );
+        assert!(r.precise_page_hit_at_3);
+    }
+
+    #[test]
+    fn any_of_several_expected_pages_counts() {
+        let r = score(&[72, 73], &[text(73, 73)]);
+        assert!(r.page_hit_at_3);
+        let r = score(&[10, 20], &[text(11, 19)]);
+        assert!(
+            !r.page_hit_at_5,
+            "a span between two expected pages covers neither"
+        );
+    }
+
+    #[test]
+    fn an_empty_result_set_misses_everything() {
+        let r = score(&[72], &[]);
+        assert!(Metric::ALL.iter().all(|&m| !r.hit(m)));
+        assert_eq!(
+            (r.first_hit_rank, r.matches_returned, r.top.len()),
+            (None, 0, 0)
+        );
+    }
+
+    #[test]
+    fn matches_that_cite_no_page_never_hit_and_show_null_pages() {
+        let r = score(&[72], &[no_page(), text(72, 72)]);
+        assert_eq!(r.first_hit_rank, Some(2));
+        let row = &r.top[0];
+        assert_eq!(
+            (row.page_start, row.page_end, row.span_pages),
+            (None, None, None)
+        );
+        assert!(!row.on_expected_page);
+    }
+
+    #[test]
+    fn summaries_are_cut_to_200_characters_not_bytes() {
+        let long: String = "é".repeat(250);
+        let r = score(
+            &[72],
+            &[
+                figure(72, &long),
+                figure(1, "short"),
+                text(2, 2),
+                figure(3, "fourth"),
+            ],
+        );
+        assert_eq!(
+            r.figure_summaries_at_3.len(),
+            2,
+            "only the top 3, only those with a summary"
+        );
+        assert_eq!(r.figure_summaries_at_3[0].chars().count(), 200);
+        assert_eq!(r.figure_summaries_at_3[0].len(), 400);
+        assert_eq!(r.figure_summaries_at_3[1], "short");
+        let cjk: String = "図".repeat(201);
+        let r = score(&[72], &[figure(72, &cjk)]);
+        assert_eq!(r.figure_summaries_at_3[0], "図".repeat(200));
+    }
+
+    #[test]
+    fn metric_names_round_trip() {
+        for m in Metric::ALL {
+            assert_eq!(Metric::from_name(m.name()), Some(m));
+            assert_eq!(m.hits_name(), format!("{}_hits", m.name()));
+        }
+    }
+}
