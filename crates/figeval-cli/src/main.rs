@@ -1,1 +1,164 @@
-fn main() {}
+//! `figeval`: the command line over the figeval scoring core.
+//!
+//! A thin shell: it reads files, talks HTTP and prints; every number comes from the
+//! `figeval` crate. Exit status: 0 done, 1 a `--fail-on-regression` gate tripped, 2 bad usage
+//! or bad input, 3 the deployment failed. On 2 or 3 no report is written.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use figeval::CacheMode;
+
+mod clock;
+mod compare_cmd;
+mod fail;
+mod files;
+mod run_cmd;
+mod score_cmd;
+mod validate_cmd;
+
+/// The dataset used when `--dataset` is not given.
+pub const DEFAULT_DATASET: &str = "data/eval_datasets/nasa-apollo-11-figures.json";
+/// The deployment used when `--base-url` is not given.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
+
+#[derive(Parser)]
+#[command(
+    name = "figeval",
+    version,
+    about = "Does your document search bring back the page a figure or passage is printed on?",
+    long_about = None
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check datasets and list every error in each.
+    Validate {
+        /// Dataset files.
+        #[arg(required = true)]
+        datasets: Vec<PathBuf>,
+    },
+    /// Ask a deployment's POST /search for every item and score the answers.
+    Run(RunArgs),
+    /// Score captured or pasted responses offline.
+    Score {
+        /// The responses: a capture (JSON Lines), bare bodies one per line, a JSON array of
+        /// bodies or a single body; `-` reads standard input.
+        #[arg(long)]
+        responses: PathBuf,
+        /// The dataset.
+        #[arg(long, default_value = DEFAULT_DATASET)]
+        dataset: PathBuf,
+        /// The widest span, in pages, that still counts as a precise hit.
+        #[arg(long = "max-precise-span", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        max_precise_span: u32,
+        /// Score the items that have a response and list the rest as unscored.
+        #[arg(long)]
+        allow_missing: bool,
+        /// Also write the report to this file (its folder is created).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Compare two reports of the same dataset (before → after).
+    Compare {
+        /// The report before the change.
+        before: PathBuf,
+        /// The report after the change.
+        after: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Exit 1 when any metric of these groups (or `overall`) fell.
+        #[arg(long, value_delimiter = ',')]
+        fail_on_regression: Vec<String>,
+    },
+}
+
+/// Flags of `figeval run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The dataset.
+    #[arg(long, default_value = DEFAULT_DATASET)]
+    pub dataset: PathBuf,
+    /// The deployment's API base; `/search` is appended.
+    #[arg(long, default_value = DEFAULT_BASE_URL)]
+    pub base_url: String,
+    /// Matches to ask for; at least 5, since page_hit_at_5 reads rank 5.
+    #[arg(long, default_value_t = 5)]
+    pub top_k: u32,
+    /// The search's cache mode; bypass keeps a before/after comparison from replaying cache.
+    #[arg(long, default_value = "bypass", value_parser = parse_cache_mode)]
+    pub cache_mode: CacheMode,
+    /// Seconds to wait for one search.
+    #[arg(long, default_value_t = 120.0)]
+    pub timeout: f64,
+    /// Searches in flight at once.
+    #[arg(long, default_value_t = run_cmd::DEFAULT_CONCURRENCY, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Retries of a search answered 429/502/503/504 or not connected, with backoff.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub retries: u32,
+    /// Write every answer to this capture (JSON Lines) as it arrives.
+    #[arg(long)]
+    pub capture: Option<PathBuf>,
+    /// Reuse the answers already in --capture and ask only for the missing items.
+    #[arg(long, requires = "capture")]
+    pub resume: bool,
+    /// The widest span, in pages, that still counts as a precise hit.
+    #[arg(long = "max-precise-span", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_precise_span: u32,
+    /// Also write the report to this file (its folder is created).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_cache_mode(s: &str) -> Result<CacheMode, String> {
+    s.parse()
+}
+
+/// Output formats of `figeval compare`.
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate { datasets } => validate_cmd::run(&datasets),
+        Command::Run(args) => run_cmd::run(&args),
+        Command::Score {
+            responses,
+            dataset,
+            max_precise_span,
+            allow_missing,
+            out,
+        } => score_cmd::run(
+            &responses,
+            &dataset,
+            max_precise_span,
+            allow_missing,
+            out.as_deref(),
+        ),
+        Command::Compare {
+            before,
+            after,
+            format,
+            fail_on_regression,
+        } => compare_cmd::run(&before, &after, format, &fail_on_regression),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => {
+            eprintln!("figeval: {failure}");
+            failure.exit_code()
+        }
+    }
+}

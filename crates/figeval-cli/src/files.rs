@@ -1,0 +1,78 @@
+//! Reading inputs and writing reports.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use figeval::{Dataset, Report};
+
+use crate::fail::Failure;
+
+/// Reads a whole text file, with an error that names it.
+pub fn read_text(path: &Path) -> Result<String, Failure> {
+    let bytes = fs::read(path)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::Input(format!(
+            "{} is not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Reads and validates a dataset; every error is listed under the file's name.
+pub fn read_dataset(path: &Path) -> Result<Dataset, Failure> {
+    let text = read_text(path)?;
+    Dataset::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+/// Reads a report.
+pub fn read_report(path: &Path) -> Result<Report, Failure> {
+    let text = read_text(path)?;
+    Report::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+/// Prints the report as indented JSON on stdout and, with `out`, writes it there too
+/// (creating the folder). The file is written whole and renamed into place, so a reader
+/// never sees half a report.
+pub fn emit_report(report: &Report, out: Option<&Path>) -> Result<(), Failure> {
+    if let Some(path) = out {
+        write_report_file(report, path).map_err(|e| {
+            Failure::Input(format!(
+                "cannot write the report to {}: {e}",
+                path.display()
+            ))
+        })?;
+    }
+    let stdout = io::stdout().lock();
+    let mut w = BufWriter::with_capacity(1 << 16, stdout);
+    serde_json::to_writer_pretty(&mut w, report)
+        .map_err(io::Error::from)
+        .and_then(|_| writeln!(w))
+        .and_then(|_| w.flush())
+        .or_else(|e| {
+            // A closed pipe (`figeval score … | head`) is the reader's choice, not a failure.
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                Ok(())
+            } else {
+                Err(Failure::Input(format!(
+                    "cannot write the report to stdout: {e}"
+                )))
+            }
+        })
+}
+
+fn write_report_file(report: &Report, path: &Path) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.partial");
+    {
+        let mut w = BufWriter::with_capacity(1 << 16, fs::File::create(&tmp)?);
+        serde_json::to_writer_pretty(&mut w, report)?;
+        writeln!(w)?;
+        w.flush()?;
+    }
+    fs::rename(&tmp, path)
+}

@@ -1,0 +1,550 @@
+//! `figeval run`: live evaluation against a deployment (SPEC §2).
+//!
+//! Up to `--concurrency` searches are in flight; answers are written to the capture as they
+//! arrive (one flushed line each, so a crash loses nothing), progress is printed in dataset
+//! order, and the report lists items in dataset order whatever order answers came in. The
+//! first failure stops new searches, lets those in flight finish into the capture, and ends
+//! the run with exit 3 and no report: a failure is never scored as a miss.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use figeval::{
+    score_item, CacheMode, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response,
+    RunInfo, ScoreConfig,
+};
+
+use crate::fail::{Failure, Outcome};
+use crate::{clock, files, score_cmd, RunArgs};
+
+/// Searches in flight at once when `--concurrency` is not given: enough to make a 30-question
+/// eval quick, gentle enough for a deployment whose embedder or reranker shares one GPU.
+pub const DEFAULT_CONCURRENCY: u32 = 4;
+
+/// The largest response body read; a larger one is a failure, not a silent truncation.
+const MAX_BODY_BYTES: u64 = 64 << 20;
+/// How much of an error body a message quotes.
+const BODY_QUOTE_CHARS: usize = 500;
+
+/// The search parameters of a run, as sent and as recorded in the capture.
+struct Request<'a> {
+    base_url: &'a str,
+    top_k: u32,
+    cache_mode: CacheMode,
+    corpus_id: &'a str,
+}
+
+impl Request<'_> {
+    fn body(&self, question: &str) -> String {
+        serde_json::json!({
+            "query": question,
+            "repo_id": self.corpus_id,
+            "top_k": self.top_k,
+            "cache_mode": self.cache_mode.name(),
+        })
+        .to_string()
+    }
+
+    fn capture_line(&self, question: &str, body: &str) -> String {
+        let request = serde_json::json!({
+            "base_url": self.base_url,
+            "top_k": self.top_k,
+            "cache_mode": self.cache_mode.name(),
+        });
+        let trimmed = body.trim();
+        // A body with no line break is embedded as received; otherwise it is re-serialized
+        // compactly so the capture stays one search per line.
+        let response = if trimmed.contains(['\n', '\r']) {
+            serde_json::from_str::<serde_json::Value>(trimmed)
+                .map(|v| v.to_string())
+                .unwrap_or_else(|_| trimmed.to_string())
+        } else {
+            trimmed.to_string()
+        };
+        format!(
+            "{{\"question\":{},\"request\":{request},\"response\":{response}}}\n",
+            serde_json::to_string(question).expect("a string serializes")
+        )
+    }
+}
+
+/// One answered search.
+struct Answer {
+    body: String,
+    matches: Vec<figeval::Match>,
+    retries: u32,
+}
+
+/// Runs the eval live.
+pub fn run(args: &RunArgs) -> Outcome {
+    if args.top_k < 5 {
+        return Err(Failure::Input(format!(
+            "--top-k must be at least 5, not {}: page_hit_at_5 reads rank 5, and a smaller window \
+             would silently make it a copy of page_hit_at_3",
+            args.top_k
+        )));
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(Failure::Input(format!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        )));
+    }
+    let base_url = args.base_url.trim_end_matches('/');
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(Failure::Input(format!(
+            "--base-url must be an http:// or https:// URL, not {:?}",
+            args.base_url
+        )));
+    }
+    let started_at = clock::now_rfc3339();
+    let clock = Instant::now();
+    let dataset = files::read_dataset(&args.dataset)?;
+    let request = Request {
+        base_url,
+        top_k: args.top_k,
+        cache_mode: args.cache_mode,
+        corpus_id: &dataset.corpus_id,
+    };
+    let config = ScoreConfig {
+        max_precise_span_pages: args.max_precise_span,
+    };
+    let n = dataset.items.len();
+    let mut records: Vec<Option<ItemRecord>> = vec![None; n];
+    let mut from_capture = vec![false; n];
+    if args.resume {
+        let capture = args.capture.as_deref().expect("clap requires --capture");
+        for (i, r) in resume_records(capture, &dataset, config, &request)? {
+            records[i] = Some(r);
+            from_capture[i] = true;
+        }
+    }
+    let mut capture = match &args.capture {
+        Some(path) => Some(open_capture(path, args.resume)?),
+        None => None,
+    };
+    let todo: Vec<usize> = (0..n).filter(|&i| records[i].is_none()).collect();
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs_f64(args.timeout))
+        .build();
+    let url = format!("{base_url}/search");
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut progress = Progress::new(&dataset);
+    let mut retries_total = 0u64;
+    let mut failure: Option<String> = None;
+    let mut capture_error: Option<String> = None;
+    let workers = (args.concurrency as usize).min(todo.len());
+    progress.advance(&records, &from_capture);
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::channel::<(usize, Result<Answer, String>)>();
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (agent, url, todo, next, stop, request, dataset) =
+                (&agent, &url, &todo, &next, &stop, &request, &dataset);
+            s.spawn(move || loop {
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    return;
+                };
+                let item = &dataset.items[i];
+                let answer = search(agent, url, request, item, args.retries, args.timeout);
+                if tx.send((i, answer)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        for (i, answer) in rx {
+            let item = &dataset.items[i];
+            match answer {
+                Ok(a) => {
+                    retries_total += u64::from(a.retries);
+                    if let Some(w) = capture.as_mut() {
+                        let line = request.capture_line(&item.question, &a.body);
+                        if let Err(e) = w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
+                            capture_error.get_or_insert(format!("cannot write the capture: {e}"));
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    records[i] = Some(score_item(item, &a.matches, config));
+                    progress.advance(&records, &from_capture);
+                }
+                Err(cause) => {
+                    stop.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(format!(
+                        "the search failed for item {} ({:?}): {cause}",
+                        i + 1,
+                        figeval::score::question_start(&item.question)
+                    ));
+                }
+            }
+        }
+    });
+    if let Some(e) = capture_error {
+        return Err(Failure::Input(e));
+    }
+    if let Some(message) = failure {
+        let answered = records.iter().filter(|r| r.is_some()).count();
+        let kept = match &args.capture {
+            Some(path) => format!(
+                "{answered} of {n} answers are in the capture {}; run again with --resume to ask only for the rest",
+                path.display()
+            ),
+            None => format!(
+                "{answered} of {n} items were answered; with --capture FILE a rerun can --resume from them"
+            ),
+        };
+        return Err(Failure::Deployment(format!(
+            "{message}\n{kept}\nno report was written"
+        )));
+    }
+    let report = Report::build(
+        ReportHeader {
+            corpus_id: dataset.corpus_id.clone(),
+            base_url: Some(base_url.to_string()),
+            top_k: Some(args.top_k),
+            cache_mode: Some(args.cache_mode),
+            max_precise_span_pages: args.max_precise_span,
+        },
+        records.into_iter().flatten().collect(),
+        Vec::new(),
+        RunInfo {
+            started_at: Some(started_at),
+            duration_s: clock.elapsed().as_secs_f64(),
+            retries: retries_total,
+            source: "live".into(),
+            ..RunInfo::default()
+        },
+    );
+    files::emit_report(&report, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The records a capture already holds, for `--resume`. The capture must be clean (no
+/// unknown, duplicate or unreadable answers) and made with the same search parameters.
+fn resume_records(
+    path: &Path,
+    dataset: &Dataset,
+    config: ScoreConfig,
+    request: &Request<'_>,
+) -> Result<Vec<(usize, ItemRecord)>, Failure> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(Failure::Input(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let mut pairing = Pairing::new(dataset, config);
+    score_cmd::read_capture(BufReader::new(file), &mut pairing)
+        .map_err(|e| Failure::Input(format!("cannot resume from {}: {e}", path.display())))?;
+    let scored = match pairing.finish(true) {
+        Ok(s) => s,
+        Err(e) if e.0 == [figeval::CaptureError::Empty] => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(Failure::Input(format!(
+                "cannot resume from {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let r = &scored.request;
+    let same = r.base_url.as_deref() == Some(request.base_url)
+        && r.top_k == Some(request.top_k)
+        && r.cache_mode == Some(request.cache_mode);
+    if !same {
+        return Err(Failure::Input(format!(
+            "cannot resume from {}: its answers were not all asked with base URL {}, top_k {} and \
+             cache mode {}; start a new capture",
+            path.display(),
+            request.base_url,
+            request.top_k,
+            request.cache_mode
+        )));
+    }
+    let index: HashMap<&str, usize> = dataset
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.question.as_str(), i))
+        .collect();
+    Ok(scored
+        .records
+        .into_iter()
+        .map(|r| (index[r.question.as_str()], r))
+        .collect())
+}
+
+fn open_capture(path: &Path, append: bool) -> Result<File, Failure> {
+    let fail = |e: std::io::Error| {
+        Failure::Input(format!("cannot open the capture {}: {e}", path.display()))
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true);
+    if append {
+        options.append(true);
+    } else {
+        options.write(true).truncate(true);
+    }
+    let mut file = options.open(path).map_err(fail)?;
+    // A capture cut off mid-line by a crash must not glue the next answer onto it.
+    if append && file.metadata().map_err(fail)?.len() > 0 && !ends_with_newline(path) {
+        file.write_all(b"\n").map_err(fail)?;
+    }
+    Ok(file)
+}
+
+fn ends_with_newline(path: &Path) -> bool {
+    use std::io::{Seek, SeekFrom};
+    let Ok(mut f) = File::open(path) else {
+        return true;
+    };
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::End(-1)).is_ok() && f.read_exact(&mut last).is_ok() && last[0] == b'\n'
+}
+
+/// Whether a status may be retried: rate limiting and gateway trouble, nothing else.
+fn retryable_status(code: u16) -> bool {
+    matches!(code, 429 | 502 | 503 | 504)
+}
+
+fn backoff(attempt: u32, retry_after: Option<u64>) -> Duration {
+    let exp = Duration::from_millis(250u64 << attempt.min(5));
+    retry_after.map_or(exp, |s| Duration::from_secs(s.min(30)).max(exp))
+}
+
+/// One search, with retries for 429/502/503/504 and connection errors.
+fn search(
+    agent: &ureq::Agent,
+    url: &str,
+    request: &Request<'_>,
+    item: &Item,
+    retries: u32,
+    timeout: f64,
+) -> Result<Answer, String> {
+    let body = request.body(&item.question);
+    let mut attempt = 0u32;
+    loop {
+        let outcome = agent
+            .post(url)
+            .set("Content-Type", "application/json")
+            .set("Accept", "application/json")
+            .send_string(&body);
+        let retry_after;
+        let cause = match outcome {
+            Ok(resp) => {
+                let text = read_body(resp)?;
+                let matches = parse_answer(&text)?;
+                return Ok(Answer {
+                    body: text,
+                    matches,
+                    retries: attempt,
+                });
+            }
+            Err(ureq::Error::Status(code, resp)) => {
+                retry_after = resp
+                    .header("Retry-After")
+                    .and_then(|v| v.trim().parse().ok());
+                let status = format!("HTTP {code} {}", resp.status_text());
+                let text = read_body(resp).unwrap_or_default();
+                let message = format!(
+                    "{status} from {url}; body starts: {}",
+                    figeval_quote(&text, BODY_QUOTE_CHARS)
+                );
+                if !retryable_status(code) {
+                    return Err(message);
+                }
+                message
+            }
+            Err(ureq::Error::Transport(t)) => {
+                retry_after = None;
+                if is_timeout(&t) {
+                    return Err(format!(
+                        "no answer from {url} within {timeout} s (--timeout)"
+                    ));
+                }
+                match t.kind() {
+                    ureq::ErrorKind::ConnectionFailed | ureq::ErrorKind::Dns => format!(
+                        "cannot connect to the deployment at {}: {t}",
+                        request.base_url
+                    ),
+                    _ => return Err(format!("the request to {url} failed: {t}")),
+                }
+            }
+        };
+        if attempt >= retries {
+            let tries = if attempt == 0 {
+                String::new()
+            } else {
+                format!(
+                    " (after {} retr{})",
+                    attempt,
+                    if attempt == 1 { "y" } else { "ies" }
+                )
+            };
+            return Err(format!("{cause}{tries}"));
+        }
+        std::thread::sleep(backoff(attempt, retry_after));
+        attempt += 1;
+    }
+}
+
+fn is_timeout(t: &ureq::Transport) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(t);
+    while let Some(e) = source {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            ) {
+                return true;
+            }
+        }
+        source = e.source();
+    }
+    t.to_string().contains("timed out")
+}
+
+fn read_body(resp: ureq::Response) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    resp.into_reader()
+        .take(MAX_BODY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("reading the response body failed: {e}"))?;
+    if bytes.len() as u64 > MAX_BODY_BYTES {
+        return Err(format!("the response body is over {MAX_BODY_BYTES} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the response body is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads an answer strictly: JSON, with a `matches` array of objects.
+fn parse_answer(text: &str) -> Result<Vec<figeval::Match>, String> {
+    let response = Response::parse(text).map_err(|e| {
+        format!(
+            "the response is not JSON ({e}); body starts: {}",
+            figeval_quote(text, BODY_QUOTE_CHARS)
+        )
+    })?;
+    response.matches.map_err(|p| p.to_string())
+}
+
+/// The start of a body, quoted, at most `chars` characters.
+fn figeval_quote(text: &str, chars: usize) -> String {
+    let mut it = text.char_indices();
+    match it.nth(chars) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None if text.is_empty() => "(empty)".to_string(),
+        None => format!("{text:?}"),
+    }
+}
+
+/// Prints one line per item on stderr, in dataset order, as soon as every earlier item is done.
+struct Progress<'d> {
+    dataset: &'d Dataset,
+    printed: usize,
+    hits: usize,
+}
+
+impl<'d> Progress<'d> {
+    fn new(dataset: &'d Dataset) -> Self {
+        Progress {
+            dataset,
+            printed: 0,
+            hits: 0,
+        }
+    }
+
+    fn advance(&mut self, records: &[Option<ItemRecord>], from_capture: &[bool]) {
+        let n = self.dataset.items.len();
+        let width = n.to_string().len();
+        while let Some(Some(r)) = records.get(self.printed) {
+            self.hits += usize::from(r.page_hit_at_3);
+            let pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
+            eprintln!(
+                "[{:>width$}/{n}] {} {:<7} p.{:<9} {}{}",
+                self.printed + 1,
+                if r.page_hit_at_3 { "hit " } else { "miss" },
+                r.group.name(),
+                pages.join(","),
+                figeval::score::question_start(&r.question),
+                if from_capture[self.printed] {
+                    "  (from capture)"
+                } else {
+                    ""
+                },
+            );
+            self.printed += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rate_limits_and_gateway_errors_are_retried() {
+        for code in [429, 502, 503, 504] {
+            assert!(retryable_status(code));
+        }
+        for code in [400, 404, 422, 500, 501] {
+            assert!(!retryable_status(code));
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_honours_retry_after() {
+        assert_eq!(backoff(0, None), Duration::from_millis(250));
+        assert_eq!(backoff(2, None), Duration::from_millis(1000));
+        assert_eq!(backoff(0, Some(2)), Duration::from_secs(2));
+        assert_eq!(backoff(0, Some(3600)), Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_pretty_printed_body_is_captured_on_one_line() {
+        let r = Request {
+            base_url: "http://h/api",
+            top_k: 5,
+            cache_mode: CacheMode::Bypass,
+            corpus_id: "c",
+        };
+        let line = r.capture_line("q?", "{\n  \"matches\": []\n}\n");
+        assert_eq!(line.matches('\n').count(), 1);
+        assert!(line.ends_with("\"response\":{\"matches\":[]}}\n"), "{line}");
+    }
+
+    #[test]
+    fn the_request_body_has_exactly_the_contract_keys() {
+        let r = Request {
+            base_url: "http://h/api",
+            top_k: 7,
+            cache_mode: CacheMode::Refresh,
+            corpus_id: "octave-manual",
+        };
+        let v: serde_json::Value = serde_json::from_str(&r.body("Which <b>?")).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"query": "Which <b>?", "repo_id": "octave-manual", "top_k": 7, "cache_mode": "refresh"})
+        );
+    }
+}
