@@ -138,7 +138,9 @@ pub fn run(args: &RunArgs) -> Outcome {
     let stop = AtomicBool::new(false);
     let mut progress = Progress::new(&dataset);
     let mut retries_total = 0u64;
-    let mut failure: Option<String> = None;
+    // The failure of the earliest item in dataset order, so the message does not depend on
+    // which of several failing searches answered first.
+    let mut failure: Option<(usize, String)> = None;
     let mut capture_error: Option<String> = None;
     let workers = (args.concurrency as usize).min(todo.len());
     progress.advance(&records, &from_capture);
@@ -180,11 +182,14 @@ pub fn run(args: &RunArgs) -> Outcome {
                 }
                 Err(cause) => {
                     stop.store(true, Ordering::SeqCst);
-                    failure.get_or_insert(format!(
-                        "the search failed for item {} ({:?}): {cause}",
-                        i + 1,
-                        figeval::score::question_start(&item.question)
-                    ));
+                    if failure.as_ref().is_none_or(|(first, _)| i < *first) {
+                        let message = format!(
+                            "the search failed for item {} ({:?}): {cause}",
+                            i + 1,
+                            figeval::score::question_start(&item.question)
+                        );
+                        failure = Some((i, message));
+                    }
                 }
             }
         }
@@ -192,7 +197,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     if let Some(e) = capture_error {
         return Err(Failure::Input(e));
     }
-    if let Some(message) = failure {
+    if let Some((_, message)) = failure {
         let answered = records.iter().filter(|r| r.is_some()).count();
         let kept = match &args.capture {
             Some(path) => format!(

@@ -1,0 +1,501 @@
+//! The command line's contract: exit statuses, error messages, and that no report is written
+//! when the input is bad.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn figeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_figeval"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("figeval runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally, not by a signal")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+const DATASET: &str = r#"{"corpus_id": "c", "items": [
+  {"question": "Which figure shows the pitch attitude?", "expected_pages": [72], "figure_ref": "Figure 5-5", "kind": "locate", "tags": ["figure"]},
+  {"question": "How many seconds of data are missing?", "expected_pages": [85], "figure_ref": "Figure 5-11", "kind": "content", "tags": ["figure"]},
+  {"question": "Who were the three crewmen of the flight?", "expected_pages": [12], "figure_ref": "Section 1.0", "kind": "locate", "tags": ["prose"]}
+]}"#;
+
+fn body(q: &str, page: u32, kind: &str) -> Value {
+    json!({"query": q, "latency_ms": 3, "matches": [
+        {"chunk_id": "x1", "content": "text", "provenance": {"page_start": 1, "page_end": 1}},
+        {"chunk_id": 7, "content": "text", "metadata": {"chunk_kind": kind, "figure": {"summary": "a chart"}},
+         "provenance": {"page_start": page, "page_end": page}}
+    ]})
+}
+
+fn capture(pages: [u32; 3]) -> String {
+    let qs = [
+        "Which figure shows the pitch attitude?",
+        "How many seconds of data are missing?",
+        "Who were the three crewmen of the flight?",
+    ];
+    qs.iter()
+        .zip(pages)
+        .map(|(q, p)| json!({"question": q, "response": body(q, p, "figure")}).to_string() + "\n")
+        .collect()
+}
+
+#[test]
+fn validate_accepts_both_bundled_datasets() {
+    let o = figeval(&[
+        "validate",
+        "data/eval_datasets/nasa-apollo-11-figures.json",
+        "data/eval_datasets/octave-manual-figures.json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("nasa-apollo-11, 25 items (content 10, locate 10, prose 5)"),
+        "{out}"
+    );
+    assert!(out.contains("corpus octave-manual"), "{out}");
+}
+
+#[test]
+fn validate_lists_every_error_with_item_number_and_question_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        r#"{"corpus_id": "c", "items": [
+          {"question": "Which figure shows the pitch?", "expected_pages": [0], "figure_ref": "F", "kind": "locate", "page": 3},
+          {"question": "Which figure shows the pitch?", "expected_pages": ["4"], "figure_ref": "F", "kind": "drawing"},
+          {"question": 12, "expected_pages": [], "figure_ref": "F", "kind": "locate", "tags": "prose"}
+        ]}"#,
+    );
+    let o = figeval(&["validate", &bad]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    for needle in [
+        "item 1 (\"Which figure shows the pitch?\"): page: unknown key",
+        "item 1 (\"Which figure shows the pitch?\"): expected_pages[0]: expected an integer page in 1..=2147483647, found the number 0",
+        "item 2 (\"Which figure shows the pitch?\"): question: duplicates the question of item 1",
+        "item 2 (\"Which figure shows the pitch?\"): expected_pages[0]: expected an integer page in 1..=2147483647, found the string \"4\"",
+        "item 2 (\"Which figure shows the pitch?\"): kind: expected \"locate\" or \"content\", found the string \"drawing\"",
+        "item 3: question: expected a non-empty string, found the number 12",
+        "item 3: expected_pages: expected at least one page, found an empty array",
+        "item 3: tags: expected an array of strings, found the string \"prose\"",
+        "8 errors in the dataset",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn validate_reports_syntax_errors_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "syntax.json",
+        "{\n  \"corpus_id\": \"c\",\n  \"items\": [}\n",
+    );
+    let o = figeval(&["validate", &bad]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("line 3, column 13: invalid JSON"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn validate_of_a_missing_file_names_it() {
+    let o = figeval(&["validate", "no/such/dataset.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("cannot read no/such/dataset.json"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn score_prints_the_report_and_writes_out_creating_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = write(dir.path(), "cap.jsonl", &capture([72, 1, 12]));
+    let out = dir.path().join("reports/nested/r.json");
+    let o = figeval(&[
+        "score",
+        "--responses",
+        &cap,
+        "--dataset",
+        &ds,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(printed, written);
+    assert!(
+        stdout(&o).starts_with("{\n  \"corpus_id\": \"c\""),
+        "indented JSON"
+    );
+    assert_eq!(printed["n"], 3);
+    assert_eq!(printed["page_hit_at_3_hits"], 2);
+    assert_eq!(printed["figure_chunk_at_3_hits"], 2);
+    assert_eq!(printed["page_hit_at_3"], 0.6667);
+    assert_eq!(printed["base_url"], Value::Null);
+    assert_eq!(printed["by_group"]["content"]["page_hit_at_3"], 0.0);
+    assert_eq!(printed["by_group"]["prose"]["page_mrr"], 0.5);
+    assert_eq!(printed["run"]["source"], "cap.jsonl");
+    assert_eq!(printed["per_item"][0]["top"][1]["chunk_id"], "7");
+    assert_eq!(
+        printed["per_item"][0]["figure_summaries_at_3"],
+        json!(["a chart"])
+    );
+}
+
+#[test]
+fn score_reads_bare_bodies_arrays_and_single_bodies_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let qs = [
+        ("Which figure shows the pitch attitude?", 72),
+        ("How many seconds of data are missing?", 1),
+        ("Who were the three crewmen of the flight?", 12),
+    ];
+    let bodies: Vec<Value> = qs.iter().map(|(q, p)| body(q, *p, "figure")).collect();
+    let lines: String = bodies.iter().map(|b| b.to_string() + "\n").collect();
+    let array = serde_json::to_string_pretty(&Value::Array(bodies.clone())).unwrap();
+    let pretty: String = bodies
+        .iter()
+        .map(|b| serde_json::to_string_pretty(b).unwrap() + "\n")
+        .collect();
+    let reference = figeval(&[
+        "score",
+        "--dataset",
+        &ds,
+        "--responses",
+        &write(dir.path(), "e.jsonl", &capture([72, 1, 12])),
+    ]);
+    let want: Value = serde_json::from_str(&stdout(&reference)).unwrap();
+    for (name, text) in [
+        ("bare.jsonl", lines),
+        ("array.json", array),
+        ("pretty.json", pretty),
+    ] {
+        let o = figeval(&[
+            "score",
+            "--dataset",
+            &ds,
+            "--responses",
+            &write(dir.path(), name, &text),
+        ]);
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        let got: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(got["per_item"], want["per_item"], "{name}");
+        assert_eq!(got["page_hit_at_3"], want["page_hit_at_3"], "{name}");
+    }
+}
+
+fn assert_bad_capture(text: &str, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = write(dir.path(), "cap.jsonl", text);
+    let out = dir.path().join("r.json");
+    let o = figeval(&[
+        "score",
+        "--responses",
+        &cap,
+        "--dataset",
+        &ds,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "no report on stdout");
+    assert!(!out.exists(), "no report file");
+    let err = stderr(&o);
+    for n in needles {
+        assert!(err.contains(n), "missing {n:?} in\n{err}");
+    }
+}
+
+#[test]
+fn score_refuses_a_response_without_matches_and_lists_its_keys() {
+    let mut text = capture([72, 1, 12]);
+    text = text.replacen("\"matches\"", "\"results\"", 1);
+    assert_bad_capture(
+        &text,
+        &["line 1 (question \"Which figure shows the pitch attitude?\"): the response has no `matches` array (its keys: query, latency_ms, results)"],
+    );
+}
+
+#[test]
+fn score_refuses_a_match_that_is_not_an_object() {
+    let q = "How many seconds of data are missing?";
+    let lines: Vec<String> = capture([72, 1, 12]).lines().map(String::from).collect();
+    let bad =
+        json!({"question": q, "response": {"query": q, "matches": [{"chunk_id": "a"}, "oops"]}});
+    let text = format!("{}\n{}\n{}\n", lines[0], bad, lines[2]);
+    assert_bad_capture(&text, &["line 2 (question \"How many seconds of data are missing?\"): the match at rank 2 is a string, not a JSON object"]);
+}
+
+#[test]
+fn score_names_the_line_that_is_not_json() {
+    let lines: Vec<String> = capture([72, 1, 12]).lines().map(String::from).collect();
+    let text = format!(
+        "{}\n{}\n{{\"question\": \"x\", oops}}\n",
+        lines[0], lines[1]
+    );
+    assert_bad_capture(
+        &text,
+        &["line 3, column 19: not JSON: key must be a string"],
+    );
+}
+
+#[test]
+fn score_lists_unknown_duplicate_and_missing_questions() {
+    let lines: Vec<String> = capture([72, 1, 12]).lines().map(String::from).collect();
+    let stranger =
+        json!({"question": "Which figure is not in the dataset?", "response": {"matches": []}});
+    let text = format!("{}\n{}\n{}\n", lines[0], lines[0], stranger);
+    assert_bad_capture(
+        &text,
+        &[
+            "1 response(s) for questions that are not in the dataset:",
+            "\"Which figure is not in the dataset?\"",
+            "1 question(s) with more than one response:",
+            "2 item(s) with no response",
+            "\"Who were the three crewmen of the flight?\"",
+        ],
+    );
+}
+
+#[test]
+fn score_refuses_text_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = dir.path().join("bin.jsonl");
+    std::fs::write(&cap, b"{\"question\": \"\xff\"}\n").unwrap();
+    let o = figeval(&[
+        "score",
+        "--responses",
+        cap.to_str().unwrap(),
+        "--dataset",
+        &ds,
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("line 1 is not UTF-8"), "{}", stderr(&o));
+}
+
+#[test]
+fn allow_missing_scores_the_rest_and_lists_the_unscored() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let first = capture([72, 1, 12]).lines().next().unwrap().to_string();
+    let cap = write(dir.path(), "one.jsonl", &first);
+    let o = figeval(&[
+        "score",
+        "--responses",
+        &cap,
+        "--dataset",
+        &ds,
+        "--allow-missing",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["n"], 1);
+    assert_eq!(r["unscored"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        r["by_group"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["locate"]
+    );
+}
+
+#[test]
+fn a_bad_dataset_for_score_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(
+        dir.path(),
+        "d.json",
+        r#"{"corpus_id": "c", "items": [{"question": "q"}]}"#,
+    );
+    let cap = write(dir.path(), "c.jsonl", &capture([1, 1, 1]));
+    let o = figeval(&["score", "--responses", &cap, "--dataset", &ds]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("item 1 (\"q\"): expected_pages: missing"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+fn reports(dir: &Path, before: [u32; 3], after: [u32; 3]) -> (String, String) {
+    let ds = write(dir, "d.json", DATASET);
+    let mut paths = Vec::new();
+    for (name, pages) in [("before", before), ("after", after)] {
+        let cap = write(dir, &format!("{name}.jsonl"), &capture(pages));
+        let out = dir.join(format!("{name}.json"));
+        let o = figeval(&[
+            "score",
+            "--responses",
+            &cap,
+            "--dataset",
+            &ds,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        paths.push(out.to_str().unwrap().to_string());
+    }
+    (paths[0].clone(), paths[1].clone())
+}
+
+#[test]
+fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = reports(dir.path(), [1, 1, 12], [72, 85, 12]);
+    let text = figeval(&["compare", &b, &a]);
+    assert_eq!(code(&text), 0, "{}", stderr(&text));
+    let t = stdout(&text);
+    assert!(t.contains("page_hit_at_3 gained (2):"), "{t}");
+    assert!(t.contains("How to read this:"), "{t}");
+    assert!(t.contains("prose control held"), "{t}");
+    let md = stdout(&figeval(&["compare", &b, &a, "--format", "markdown"]));
+    assert!(
+        md.contains("| metric | before | after | delta | gained | lost | p |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| **page\\_hit\\_at\\_3** | 0.3333 (1) | 1.0000 (3) | +0.6667 | 2 | 0 | 0.5000 |"
+        ),
+        "{md}"
+    );
+    let js: Value =
+        serde_json::from_str(&stdout(&figeval(&["compare", &b, &a, "--format", "json"]))).unwrap();
+    let overall = &js["scopes"][0];
+    assert_eq!(overall["scope"], "overall");
+    assert_eq!(overall["metrics"][0]["gained"].as_array().unwrap().len(), 2);
+    assert_eq!(overall["metrics"][0]["p_value"], 0.5);
+}
+
+#[test]
+fn the_regression_gate_exits_1_only_when_a_named_group_fell() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = reports(dir.path(), [72, 85, 12], [72, 1, 12]);
+    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "content"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("regression gate tripped: content (page_hit_at_3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "locate,prose"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "overall"]);
+    assert_eq!(code(&o), 1);
+    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "figures"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("known: overall, content, locate, prose"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn compare_refuses_a_file_that_is_not_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = write(dir.path(), "junk.json", "{\"corpus_id\": \"c\"}");
+    let o = figeval(&["compare", &junk, &junk]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("not a figeval report"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn run_refuses_a_top_k_below_5_with_the_reason() {
+    let o = figeval(&["run", "--top-k", "3"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("page_hit_at_5 reads rank 5"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn run_against_nothing_listening_is_exit_3_naming_the_base_url() {
+    // Bind then drop: the port is free and nothing listens on it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}/api");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let o = figeval(&[
+        "run",
+        "--base-url",
+        &base,
+        "--retries",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("cannot connect to the deployment at {base}")),
+        "{err}"
+    );
+    assert!(err.contains("(after 1 retry)"), "{err}");
+    assert!(
+        err.contains("the search failed for item 1 (\"Which figure shows the lunar"),
+        "{err}"
+    );
+    assert!(!out.exists() && stdout(&o).is_empty());
+}
+
+#[test]
+fn usage_errors_are_exit_2_and_help_is_exit_0() {
+    assert_eq!(code(&figeval(&["score"])), 2);
+    assert_eq!(code(&figeval(&["frobnicate"])), 2);
+    assert_eq!(code(&figeval(&["run", "--cache-mode", "sometimes"])), 2);
+    assert_eq!(
+        code(&figeval(&["run", "--resume"])),
+        2,
+        "--resume needs --capture"
+    );
+    assert_eq!(code(&figeval(&["--help"])), 0);
+}
