@@ -1,0 +1,286 @@
+//! `refsearch`: a small, real reference search deployment for figeval.
+//!
+//! It indexes one PDF and answers `POST /api/search` with BM25-ranked chunks
+//! that cite physical pages, speaking the contract of SPEC §2–3 and §9, so that
+//! figeval can be run end to end without the production deployment.
+//!
+//! Pipeline, each step a module:
+//!
+//! 1. [`extract`] — text per physical 1-based page. We run poppler's
+//!    `pdftotext -layout -enc UTF-8` as a subprocess and split its output on
+//!    form feeds: poppler ends every page, blank ones included, with `\f`, so
+//!    the n-th piece is page n. The count must equal `pdfinfo`'s `Pages:` or
+//!    startup fails (a drift would silently shift every cited page). Why
+//!    pdftotext rather than a Rust PDF crate: it is the reference extractor
+//!    for text PDFs, handles the fonts and encodings of real manuals, and
+//!    `-layout` keeps caption lines intact. To start in seconds on a
+//!    1000-page manual, contiguous page ranges are extracted by one process
+//!    per core and concatenated; each range is checked on its own.
+//! 2. [`chunk`] — text chunks: one per page, or one per numbered section
+//!    (`--chunking section`, chunks that run across pages).
+//! 3. [`figures`] — one figure chunk per caption line `Figure N.M: ...`,
+//!    described by a figure-notes file where it has the figure.
+//! 4. [`index`] — an in-RAM tantivy index; BM25 over chunk content.
+//! 5. [`http`] — the axum router: search, health, JSON errors, local-only CORS.
+//!
+//! The binary (`src/main.rs`) only parses [`Args`] and calls [`run`].
+
+pub mod chunk;
+pub mod extract;
+pub mod figures;
+pub mod http;
+pub mod index;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::net::TcpListener;
+
+pub use chunk::{Chunk, ChunkKind, Chunking, FigureInfo};
+pub use figures::{Caption, FigureNote, NotesError};
+pub use http::{router, AppState};
+pub use index::SearchIndex;
+
+/// Everything that can stop `refsearch` from starting.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The PDF's text could not be read.
+    #[error(transparent)]
+    Extract(#[from] extract::ExtractError),
+    /// The figure notes are unreadable or do not fit the PDF.
+    #[error(transparent)]
+    Notes(#[from] NotesError),
+    /// The index could not be built.
+    #[error("cannot build the search index: {0}")]
+    Index(#[from] tantivy::TantivyError),
+    /// The PDF has no text to index.
+    #[error("the PDF has no extractable text on any of its {0} pages")]
+    NoText(usize),
+    /// Options that do not go together.
+    #[error("{0}")]
+    Usage(String),
+    /// The listen address could not be bound or served.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address asked for.
+        addr: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+}
+
+/// How to build a [`Corpus`] from page text.
+#[derive(Debug, Clone)]
+pub struct CorpusOptions {
+    /// The id searches must name as `repo_id`.
+    pub corpus_id: String,
+    /// Page or section text chunks.
+    pub chunking: Chunking,
+    /// Whether to add figure chunks.
+    pub figures: bool,
+    /// Descriptions of figures (only with `figures`).
+    pub notes: Vec<FigureNote>,
+}
+
+/// An indexed PDF: its chunks, in order, and their index.
+#[derive(Debug)]
+pub struct Corpus {
+    /// The id searches must name.
+    pub corpus_id: String,
+    /// How text was chunked.
+    pub chunking: Chunking,
+    /// Whether figure chunks were built.
+    pub figures_enabled: bool,
+    /// Physical pages in the PDF, blank ones included.
+    pub page_count: usize,
+    /// Text and figure chunks in document order (page, then text before figures);
+    /// equal scores rank in this order.
+    pub chunks: Vec<Chunk>,
+    /// How many of `chunks` are figure chunks.
+    pub figure_count: usize,
+    /// BM25 index over `chunks`.
+    pub index: SearchIndex,
+}
+
+impl Corpus {
+    /// Chunks and indexes `pages` (index 0 = page 1).
+    pub fn build(pages: &[String], options: &CorpusOptions) -> Result<Corpus, Error> {
+        if !options.figures && !options.notes.is_empty() {
+            return Err(Error::Usage(
+                "figure notes were given but figures are off; drop --figure-notes or use --figures on"
+                    .into(),
+            ));
+        }
+        let mut chunks = match options.chunking {
+            Chunking::Page => chunk::page_chunks(pages),
+            Chunking::Section => chunk::section_chunks(pages),
+        };
+        if chunks.is_empty() {
+            return Err(Error::NoText(pages.len()));
+        }
+        let mut figure_count = 0;
+        if options.figures {
+            let captions = figures::parse_captions(pages);
+            let figure_chunks = figures::figure_chunks(&captions, &options.notes)?;
+            figure_count = figure_chunks.len();
+            chunks.extend(figure_chunks);
+            // Stable: text chunks keep their order, a figure follows the text
+            // chunks that start on or before its page.
+            chunks.sort_by_key(|c| (c.page_start, matches!(c.kind, ChunkKind::Figure(_))));
+        }
+        let index = SearchIndex::build(&chunks)?;
+        Ok(Corpus {
+            corpus_id: options.corpus_id.clone(),
+            chunking: options.chunking,
+            figures_enabled: options.figures,
+            page_count: pages.len(),
+            chunks,
+            figure_count,
+            index,
+        })
+    }
+}
+
+/// `--figures on|off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Toggle {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+/// The command line of the `refsearch` binary.
+#[derive(Debug, Clone, clap::Parser)]
+#[command(
+    name = "refsearch",
+    version,
+    about = "Reference search deployment: BM25 over one PDF, page-cited, figure-aware"
+)]
+pub struct Args {
+    /// The PDF to index.
+    #[arg(long)]
+    pub pdf: PathBuf,
+    /// The corpus id searches must send as `repo_id`.
+    #[arg(long, value_parser = non_empty)]
+    pub corpus_id: String,
+    /// Address to listen on (`127.0.0.1:0` picks a free port).
+    #[arg(long, default_value = "127.0.0.1:58012")]
+    pub listen: String,
+    /// Add one figure chunk per `Figure N.M:` caption.
+    #[arg(long, value_enum, default_value_t = Toggle::On)]
+    pub figures: Toggle,
+    /// JSON array of `{figure_ref, page, kind, summary}` describing figures.
+    #[arg(long)]
+    pub figure_notes: Option<PathBuf>,
+    /// One text chunk per page, or per numbered section (chunks span pages).
+    #[arg(long, value_enum, default_value_t = Chunking::Page)]
+    pub chunking: Chunking,
+    /// Fixed delay added to every search, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+}
+
+fn non_empty(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        Err("must not be empty".into())
+    } else {
+        Ok(value.to_owned())
+    }
+}
+
+/// Builds the corpus, binds, prints the two startup lines on stderr and serves
+/// until ctrl-c or SIGTERM:
+///
+/// ```text
+/// refsearch: indexed <pages> pages, <chunks> chunks (<figures> figures, chunking <page|section>) from <pdf> in <secs>s
+/// refsearch: listening on http://<bound addr>/api
+/// ```
+///
+/// `<chunks>` counts figure chunks too.
+pub async fn run(args: Args) -> Result<(), Error> {
+    let started = Instant::now();
+    let notes = match &args.figure_notes {
+        Some(path) => figures::load_notes(path)?,
+        None => Vec::new(),
+    };
+    let pdf = args.pdf.clone();
+    let pages = tokio::task::spawn_blocking(move || extract::extract_pages(&pdf))
+        .await
+        .map_err(|err| Error::Usage(format!("text extraction stopped: {err}")))??;
+    let options = CorpusOptions {
+        corpus_id: args.corpus_id.clone(),
+        chunking: args.chunking,
+        figures: args.figures == Toggle::On,
+        notes,
+    };
+    let corpus = Corpus::build(&pages, &options)?;
+    eprintln!(
+        "refsearch: indexed {} pages, {} chunks ({} figures, chunking {}) from {} in {:.2}s",
+        corpus.page_count,
+        corpus.chunks.len(),
+        corpus.figure_count,
+        corpus.chunking.as_str(),
+        args.pdf.display(),
+        started.elapsed().as_secs_f64()
+    );
+    let listener = TcpListener::bind(&args.listen)
+        .await
+        .map_err(|source| Error::Listen {
+            addr: args.listen.clone(),
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| Error::Listen {
+        addr: args.listen.clone(),
+        source,
+    })?;
+    eprintln!("refsearch: listening on http://{addr}/api");
+    let state = Arc::new(AppState {
+        corpus,
+        latency: Duration::from_millis(args.latency_ms),
+    });
+    serve(listener, state, shutdown_signal())
+        .await
+        .map_err(|source| Error::Listen {
+            addr: addr.to_string(),
+            source,
+        })
+}
+
+/// Serves the [`router`] on `listener` until `shutdown` completes, then lets
+/// in-flight requests finish.
+pub async fn serve(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Completes on ctrl-c (SIGINT) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
