@@ -1,1 +1,37 @@
-fn main() {}
+//! The project's own tasks, in Rust rather than a pile of shell scripts.
+//!
+//! - `cargo xtask test`: installs what is missing on a fresh machine, then runs every check and
+//!   every test (format, lints, the wasm build of the core, unit, property, CLI, end-to-end and
+//!   browser tests) and closes with one `N passed, N failed` line.
+//! - `cargo xtask demo`: installs what is missing, starts `refsearch` on the Octave manual, runs
+//!   the eval with figures off and on, prints both summaries and the comparison, then serves
+//!   the browser app with the report open.
+//! - `cargo xtask setup`: only the installation step.
+
+use std::process::ExitCode;
+
+mod demo;
+mod serve;
+mod setup;
+mod sh;
+mod test;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::all(),
+        Some("test") => test::run(),
+        Some("demo") => demo::run(&args[1..]),
+        _ => {
+            eprintln!("usage: cargo xtask <setup|test|demo [--no-serve]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Installing what the project needs on a fresh machine of this kind (Debian 12, rustup,
+//! Node 20). Each step checks first and does nothing when the tool is already there.
+
+use std::path::Path;
+
+use crate::sh::{self, answers, cmd, exec};
+
+/// The Octave manual the reference deployment and the Octave dataset use.
+pub const OCTAVE_PDF: &str = "/usr/share/doc/octave/octave.pdf";
+/// The Trunk version that builds with this toolchain (0.22 needs a newer rustc).
+const TRUNK: &str = "0.21.14";
+/// Must equal the `wasm-bindgen` crate version in Cargo.lock exactly.
+const WASM_BINDGEN: &str = "0.2.130";
+
+/// Everything: system packages, the wasm target, Trunk, wasm-bindgen and the npm tools.
+pub fn all() -> Result<(), String> {
+    system_packages(&["poppler-utils", "octave-doc", "chromium", "chromium-driver"])?;
+    web_tools()
+}
+
+/// The packages the demo and the end-to-end tests need without the browser.
+pub fn for_search() -> Result<(), String> {
+    system_packages(&["poppler-utils", "octave-doc"])
+}
+
+/// Installs the Debian packages among `wanted` that are missing.
+pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
+    let present = |pkg: &str| match pkg {
+        "poppler-utils" => {
+            answers("pdftotext", &["-v"]).is_some() || Path::new("/usr/bin/pdftotext").exists()
+        }
+        "octave-doc" => Path::new(OCTAVE_PDF).exists(),
+        "chromium" => Path::new("/usr/bin/chromium").exists(),
+        "chromium-driver" => Path::new("/usr/bin/chromedriver").exists(),
+        _ => false,
+    };
+    let missing: Vec<&str> = wanted.iter().copied().filter(|p| !present(p)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    eprintln!("installing Debian packages: {}", missing.join(" "));
+    let root = answers("id", &["-u"]).is_some_and(|u| u.trim() == "0");
+    let apt = |args: &[&str]| {
+        let mut all = vec!["apt-get"];
+        all.extend_from_slice(args);
+        let mut c = if root {
+            cmd(all[0], &all[1..])
+        } else {
+            cmd("sudo", &all)
+        };
+        c.env("DEBIAN_FRONTEND", "noninteractive");
+        exec(c)
+    };
+    apt(&["update", "-qq"])?;
+    let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
+    args.extend(missing.iter().copied());
+    apt(&args)
+}
+
+/// The wasm target, Trunk, wasm-bindgen-cli, and `npm ci` of `tests/browser` (binaryen's
+/// wasm-opt and playwright-core).
+pub fn web_tools() -> Result<(), String> {
+    let installed = answers("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if !installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        exec(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    if !answers("trunk", &["--version"]).is_some_and(|v| v.contains(TRUNK)) {
+        exec(cmd(
+            "cargo",
+            &["install", &format!("trunk@{TRUNK}"), "--locked"],
+        ))?;
+    }
+    if !answers("wasm-bindgen", &["--version"]).is_some_and(|v| v.contains(WASM_BINDGEN)) {
+        // Without --locked: its lock file names a crate version the registry here lacks.
+        exec(cmd(
+            "cargo",
+            &["install", &format!("wasm-bindgen-cli@{WASM_BINDGEN}")],
+        ))?;
+    }
+    let browser = sh::root().join("tests/browser");
+    if browser.join("package-lock.json").exists()
+        && !browser.join("node_modules/.bin/wasm-opt").exists()
+    {
+        exec(cmd(
+            "npm",
+            &["ci", "--no-audit", "--no-fund", "--prefix", "tests/browser"],
+        ))?;
+    }
+    Ok(())
+}

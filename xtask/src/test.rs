@@ -1,0 +1,123 @@
+//! `cargo xtask test`: every check and every test, with one closing count.
+
+use crate::setup;
+use crate::sh::{self, cmd, exec, run_lines};
+
+/// Pass and fail counts gathered from the test runners' own summary lines.
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+}
+
+impl Tally {
+    /// Reads `test result: ok. 12 passed; 0 failed; …` (cargo) and `# pass 3` / `# fail 0`
+    /// (node's test runner).
+    fn read(&mut self, line: &str) {
+        let num = |s: &str| {
+            s.trim()
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        };
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            for part in rest.split(';') {
+                let part = part
+                    .trim()
+                    .trim_start_matches("ok.")
+                    .trim_start_matches("FAILED.")
+                    .trim();
+                if let Some(n) = part.strip_suffix(" passed").and_then(num) {
+                    self.passed += n;
+                } else if let Some(n) = part.strip_suffix(" failed").and_then(num) {
+                    self.failed += n;
+                }
+            }
+        } else if let Some(n) = line.strip_prefix("# pass ").and_then(num) {
+            self.passed += n;
+        } else if let Some(n) = line.strip_prefix("# fail ").and_then(num) {
+            self.failed += n;
+        }
+    }
+}
+
+/// Installs what is missing, then runs everything; the first failing step stops the run.
+pub fn run() -> Result<(), String> {
+    setup::all()?;
+    let mut tally = Tally::default();
+    let result = steps(&mut tally);
+    println!(
+        "\nfigeval: {} passed, {} failed",
+        tally.passed, tally.failed
+    );
+    result?;
+    if tally.passed == 0 {
+        return Err("no test ran".into());
+    }
+    Ok(())
+}
+
+fn steps(tally: &mut Tally) -> Result<(), String> {
+    exec(cmd("cargo", &["fmt", "--all", "--", "--check"]))?;
+    exec(cmd(
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    ))?;
+    // The scoring core must build for the browser as it builds natively.
+    exec(cmd(
+        "cargo",
+        &[
+            "build",
+            "-p",
+            "figeval",
+            "--target",
+            "wasm32-unknown-unknown",
+        ],
+    ))?;
+    // Builds every binary first: the end-to-end tests start figeval and refsearch.
+    exec(cmd("cargo", &["build", "--workspace", "--bins"]))?;
+    let mut test = cmd("cargo", &["test", "--workspace", "--no-fail-fast"]);
+    test.env("RUST_BACKTRACE", "1");
+    let cargo_result = run_lines(test, |l| tally.read(l));
+    let browser_result = browser_tests(tally);
+    cargo_result.and(browser_result)
+}
+
+/// Builds the browser app with Trunk and runs the browser tests against it.
+fn browser_tests(tally: &mut Tally) -> Result<(), String> {
+    let root = sh::root();
+    if !root.join("Trunk.toml").exists() {
+        return Err("Trunk.toml is missing: the browser app cannot be built".into());
+    }
+    exec(cmd("trunk", &["build", "--release", "--offline"]))?;
+    let bins = sh::target_dir().join("debug");
+    let mut node = cmd("node", &["--test", "--test-reporter=tap", "tests/browser/"]);
+    node.env("FIGEVAL_DIST", root.join("dist"))
+        .env("FIGEVAL_BIN", bins.join("figeval"))
+        .env("REFSEARCH_BIN", bins.join("refsearch"))
+        .env("OCTAVE_PDF", setup::OCTAVE_PDF);
+    run_lines(node, |l| tally.read(l.trim_start()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn the_tally_reads_cargo_and_node_summaries() {
+        let mut t = Tally::default();
+        t.read("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.1s");
+        t.read("test result: FAILED. 3 passed; 2 failed; 0 ignored");
+        t.read("# pass 4");
+        t.read("# fail 1");
+        t.read("ok 1 - something passed");
+        assert_eq!((t.passed, t.failed), (19, 3));
+    }
+}
