@@ -1,7 +1,21 @@
-//! Shared helpers for figeval's end-to-end tests: locating the repository, its data and the
-//! binaries the tests start.
+//! Shared helpers for figeval's end-to-end tests: the repository, the binaries under test, the
+//! real reference deployment over the Octave manual, and a deliberately faulty server for the
+//! tests that are about faults. Everything listens on 127.0.0.1 and is stopped on drop.
 
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The Octave manual from Debian's `octave-doc`.
+pub const OCTAVE_PDF: &str = "/usr/share/doc/octave/octave.pdf";
+/// The Octave figure dataset.
+pub const OCTAVE_DATASET: &str = "data/eval_datasets/octave-manual-figures.json";
+/// The Octave figure notes.
+pub const OCTAVE_NOTES: &str = "data/corpora/octave-manual/figure-notes.json";
 
 /// The repository's root folder.
 pub fn repo_root() -> PathBuf {
@@ -9,4 +23,258 @@ pub fn repo_root() -> PathBuf {
         .parent()
         .expect("tests/ sits inside the repository")
         .to_path_buf()
+}
+
+/// A binary of the workspace, built into the same target folder as this test.
+pub fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("tests run from target/<profile>/deps");
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the binaries first (cargo build --workspace --bins)",
+        path.display()
+    );
+    path
+}
+
+/// The Octave manual, or a failure that says how to install it.
+pub fn octave_pdf() -> &'static str {
+    assert!(
+        Path::new(OCTAVE_PDF).exists(),
+        "{OCTAVE_PDF} is missing: apt-get install octave-doc (cargo xtask setup does it)"
+    );
+    OCTAVE_PDF
+}
+
+/// Runs `figeval` from the repository root.
+pub fn figeval(args: &[&str]) -> Output {
+    Command::new(bin("figeval"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("figeval runs")
+}
+
+/// The text of a process's stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A child process killed and reaped on drop.
+pub struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A running `refsearch` over the Octave manual.
+pub struct Refsearch {
+    _child: Guard,
+    /// Its API base, `http://127.0.0.1:PORT/api`.
+    pub base_url: String,
+}
+
+impl Refsearch {
+    /// Starts `refsearch` on a free loopback port with extra flags, and waits until it listens.
+    pub fn start(extra: &[&str]) -> Refsearch {
+        let mut child = Command::new(bin("refsearch"))
+            .args([
+                "--pdf",
+                octave_pdf(),
+                "--corpus-id",
+                "octave-manual",
+                "--figure-notes",
+                OCTAVE_NOTES,
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(extra)
+            .current_dir(repo_root())
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("refsearch starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let guard = Guard(child);
+        let mut lines = BufReader::new(stderr).lines();
+        let mut seen = Vec::new();
+        let base_url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix("refsearch: listening on ") {
+                        break url.trim().to_string();
+                    }
+                    seen.push(line);
+                }
+                _ => panic!("refsearch exited before listening:\n{}", seen.join("\n")),
+            }
+        };
+        std::thread::spawn(move || lines.for_each(drop));
+        Refsearch {
+            _child: guard,
+            base_url,
+        }
+    }
+}
+
+/// What a faulty server does with one request.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// Answer with this status and body.
+    Status(u16, String),
+    /// Wait, then answer 200 with this body.
+    Slow(Duration, String),
+    /// Close the connection without answering.
+    Hangup,
+}
+
+/// A deliberately faulty search server for fault tests: `reply(n, question)` decides what the
+/// n-th request (0-based) gets. It records every question it was asked.
+pub struct FaultyServer {
+    /// Its API base, `http://127.0.0.1:PORT/api`.
+    pub base_url: String,
+    addr: std::net::SocketAddr,
+    stop: Arc<AtomicBool>,
+    asked: Arc<Mutex<Vec<String>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+type Policy = dyn Fn(usize, &str) -> Reply + Send + Sync;
+
+impl FaultyServer {
+    /// Starts the server on a free loopback port.
+    pub fn start(reply: impl Fn(usize, &str) -> Reply + Send + Sync + 'static) -> FaultyServer {
+        FaultyServer::start_at("127.0.0.1:0".parse().unwrap(), reply)
+    }
+
+    /// Starts the server on a given loopback address (to stand in for a restarted deployment).
+    pub fn start_at(
+        addr: std::net::SocketAddr,
+        reply: impl Fn(usize, &str) -> Reply + Send + Sync + 'static,
+    ) -> FaultyServer {
+        assert!(
+            addr.ip().is_loopback(),
+            "test servers listen on loopback only"
+        );
+        let listener = TcpListener::bind(addr).expect("a loopback port");
+        let addr = listener.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let count = Arc::new(AtomicUsize::new(0));
+        let reply: Arc<Policy> = Arc::new(reply);
+        let (s, a) = (stop.clone(), asked.clone());
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if s.load(Ordering::SeqCst) {
+                    return;
+                }
+                let Ok(stream) = stream else { continue };
+                let (a, reply, count) = (a.clone(), reply.clone(), count.clone());
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &a, &*reply, &count);
+                });
+            }
+        });
+        FaultyServer {
+            base_url: format!("http://{addr}/api"),
+            addr,
+            stop,
+            asked,
+            thread: Some(thread),
+        }
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+
+    /// The questions asked so far, in arrival order.
+    pub fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl Drop for FaultyServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(self.addr);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn handle(
+    mut stream: TcpStream,
+    asked: &Mutex<Vec<String>>,
+    reply: &Policy,
+    count: &AtomicUsize,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut length = 0usize;
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    let question = serde_json::from_slice::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| v["query"].as_str().map(String::from))
+        .unwrap_or_default();
+    asked.lock().unwrap().push(question.clone());
+    let n = count.fetch_add(1, Ordering::SeqCst);
+    let (status, text) = match reply(n, &question) {
+        Reply::Status(code, text) => (code, text),
+        Reply::Slow(wait, text) => {
+            std::thread::sleep(wait);
+            (200, text)
+        }
+        Reply::Hangup => return Ok(()),
+    };
+    write!(
+        stream,
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        text.len()
+    )?;
+    stream.flush()
+}
+
+/// A valid search response body for `question` citing `page`.
+pub fn body_citing(question: &str, page: u32) -> String {
+    serde_json::json!({"query": question, "matches": [
+        {"chunk_id": "c1", "content": "…", "score": 1.0,
+         "metadata": {"chunk_kind": "text"},
+         "provenance": {"extraction": "test", "page_start": page, "page_end": page, "regions": []}}
+    ]})
+    .to_string()
+}
+
+/// Writes `text` to a file in `dir` and returns its path as a string.
+pub fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// A report from JSON text.
+pub fn report(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not a JSON report ({e}):\n{text}"))
 }

@@ -159,6 +159,10 @@ pub fn run(args: &RunArgs) -> Outcome {
                 };
                 let item = &dataset.items[i];
                 let answer = search(agent, url, request, item, args.retries, args.timeout);
+                if answer.is_err() {
+                    // Stop at once, before this worker takes another item.
+                    stop.store(true, Ordering::SeqCst);
+                }
                 if tx.send((i, answer)).is_err() {
                     return;
                 }

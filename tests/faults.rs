@@ -1,0 +1,280 @@
+//! `figeval run` against a deliberately faulty server: every failure of SPEC §2 is loud
+//! (exit 3, the question and the cause named, no report), retries absorb only what they may,
+//! and a resume asks only for what the capture lacks.
+
+use std::time::Duration;
+
+use figeval_e2e::{body_citing, figeval, report, stderr, write, FaultyServer, Reply};
+use serde_json::Value;
+
+const DATASET: &str = r#"{"corpus_id": "c", "items": [
+  {"question": "Which figure shows the first thing?", "expected_pages": [1], "figure_ref": "Figure 1.1", "kind": "locate", "tags": ["figure"]},
+  {"question": "Which figure shows the second thing?", "expected_pages": [2], "figure_ref": "Figure 1.2", "kind": "locate", "tags": ["figure"]},
+  {"question": "Which figure shows the third thing?", "expected_pages": [3], "figure_ref": "Figure 1.3", "kind": "content", "tags": ["figure"]}
+]}"#;
+
+fn run(server: &FaultyServer, dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let ds = write(dir, "d.json", DATASET);
+    let out = dir.join("report.json");
+    let mut args = vec![
+        "run",
+        "--dataset",
+        &ds,
+        "--base-url",
+        &server.base_url,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if !extra.contains(&"--concurrency") {
+        args.extend(["--concurrency", "1"]);
+    }
+    args.extend_from_slice(extra);
+    figeval(&args)
+}
+
+fn assert_loud_failure(o: &std::process::Output, dir: &std::path::Path, needles: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(o.stdout.is_empty(), "no report on stdout");
+    assert!(!dir.join("report.json").exists(), "no report file");
+    assert!(err.contains("no report was written"), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "missing {n:?} in\n{err}");
+    }
+}
+
+#[test]
+fn a_500_names_the_question_the_status_and_the_body_start() {
+    let server = FaultyServer::start(|n, q| {
+        if n == 1 {
+            Reply::Status(
+                500,
+                format!("{{\"detail\": \"index exploded {}\"}}", "x".repeat(600)),
+            )
+        } else {
+            Reply::Status(200, body_citing(q, 1))
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &[]);
+    assert_loud_failure(
+        &o,
+        dir.path(),
+        &[
+            "the search failed for item 2 (\"Which figure shows the second thing?\")",
+            "HTTP 500",
+            "index exploded",
+        ],
+    );
+    let err = stderr(&o);
+    assert!(
+        !err.contains(&"x".repeat(501)),
+        "the body is quoted to 500 characters"
+    );
+    assert_eq!(
+        server.asked().len(),
+        2,
+        "a 500 is not retried, and the run stops"
+    );
+}
+
+#[test]
+fn a_body_that_is_not_json_is_a_failure_not_a_miss() {
+    let server = FaultyServer::start(|_, _| Reply::Status(200, "<html>gateway</html>".into()));
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &[]);
+    assert_loud_failure(
+        &o,
+        dir.path(),
+        &["item 1", "the response is not JSON", "<html>gateway</html>"],
+    );
+}
+
+#[test]
+fn a_body_without_matches_lists_what_it_has() {
+    let server = FaultyServer::start(|_, q| {
+        Reply::Status(
+            200,
+            serde_json::json!({"query": q, "results": [], "error": null}).to_string(),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &[]);
+    assert_loud_failure(
+        &o,
+        dir.path(),
+        &["the response has no `matches` array (its keys: query, results, error)"],
+    );
+}
+
+#[test]
+fn a_match_that_is_not_an_object_is_a_failure() {
+    let server = FaultyServer::start(|_, _| Reply::Status(200, r#"{"matches": [[1, 2]]}"#.into()));
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &[]);
+    assert_loud_failure(
+        &o,
+        dir.path(),
+        &["the match at rank 1 is an array, not a JSON object"],
+    );
+}
+
+#[test]
+fn a_slow_answer_past_the_timeout_fails_without_retrying() {
+    let server = FaultyServer::start(|_, q| Reply::Slow(Duration::from_secs(3), body_citing(q, 1)));
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let o = run(&server, dir.path(), &["--timeout", "0.5"]);
+    assert_loud_failure(&o, dir.path(), &["item 1", "within 0.5 s (--timeout)"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the timeout cut the wait short"
+    );
+    assert_eq!(server.asked().len(), 1, "a timeout is not retried");
+}
+
+#[test]
+fn a_single_503_is_absorbed_by_a_retry_and_counted() {
+    let server = FaultyServer::start(|n, q| {
+        if n == 0 {
+            Reply::Status(503, "{\"detail\": \"warming up\"}".into())
+        } else {
+            Reply::Status(200, body_citing(q, 1))
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = report(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(r["run"]["retries"], 1);
+    assert_eq!(r["n"], 3);
+    assert_eq!(
+        r["page_hit_at_3_hits"], 1,
+        "only the first item expects page 1"
+    );
+    assert_eq!(server.asked().len(), 4);
+}
+
+#[test]
+fn retries_are_bounded() {
+    let server =
+        FaultyServer::start(|_, _| Reply::Status(429, "{\"detail\": \"slow down\"}".into()));
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &["--retries", "2"]);
+    assert_loud_failure(&o, dir.path(), &["HTTP 429", "(after 2 retries)"]);
+    assert_eq!(server.asked().len(), 3, "one try and two retries");
+}
+
+#[test]
+fn a_hangup_is_a_failure() {
+    let server = FaultyServer::start(|_, _| Reply::Hangup);
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &["--retries", "0"]);
+    assert_loud_failure(&o, dir.path(), &["item 1"]);
+}
+
+#[test]
+fn a_resume_after_a_failure_asks_only_for_the_missing_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("run.capture.jsonl");
+    let cap = capture.to_str().unwrap();
+    let failing = FaultyServer::start(|n, q| {
+        if n == 2 {
+            Reply::Status(500, "{\"detail\": \"down\"}".into())
+        } else {
+            Reply::Status(200, body_citing(q, 2))
+        }
+    });
+    let o = run(&failing, dir.path(), &["--capture", cap]);
+    assert_loud_failure(
+        &o,
+        dir.path(),
+        &["item 3", "2 of 3 answers are in the capture", "--resume"],
+    );
+    let kept = std::fs::read_to_string(&capture).unwrap();
+    assert_eq!(
+        kept.lines().count(),
+        2,
+        "the capture holds every answer received"
+    );
+    let addr = failing.addr();
+    drop(failing);
+
+    // The deployment is back on the same address: a resume asks only for item 3.
+    let healthy = FaultyServer::start_at(addr, |_, q| Reply::Status(200, body_citing(q, 3)));
+    let o = run(&healthy, dir.path(), &["--capture", cap, "--resume"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(healthy.asked(), ["Which figure shows the third thing?"]);
+    assert!(stderr(&o).contains("(from capture)"), "{}", stderr(&o));
+    let live = report(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(live["n"], 3);
+    assert_eq!(
+        live["page_hit_at_3_hits"], 2,
+        "item 2 (page 2, from the capture) and item 3 hit"
+    );
+
+    // The completed capture scores offline to the same report, apart from `run`.
+    let ds = dir.path().join("d.json");
+    let o = figeval(&[
+        "score",
+        "--responses",
+        cap,
+        "--dataset",
+        ds.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut offline = report(&String::from_utf8_lossy(&o.stdout));
+    let mut live = live;
+    offline.as_object_mut().unwrap().remove("run");
+    live.as_object_mut().unwrap().remove("run");
+    assert_eq!(offline, live);
+    assert_eq!(
+        std::fs::read_to_string(&capture).unwrap().lines().count(),
+        3
+    );
+}
+
+#[test]
+fn a_resume_with_other_search_settings_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("c.jsonl");
+    let cap = capture.to_str().unwrap();
+    let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
+    let o = run(&server, dir.path(), &["--capture", cap]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(
+        &server,
+        dir.path(),
+        &["--capture", cap, "--resume", "--top-k", "8"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot resume"), "{}", stderr(&o));
+}
+
+#[test]
+fn progress_lines_name_position_outcome_group_pages_and_question() {
+    let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&server, dir.path(), &["--concurrency", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with("[1/3] hit  locate  p.1")
+            && lines[0].contains("Which figure shows the first"),
+        "{err}"
+    );
+    assert!(lines[2].starts_with("[3/3] miss content p.3"), "{err}");
+    let r: Value = report(&String::from_utf8_lossy(&o.stdout));
+    let order: Vec<&str> = r["per_item"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["question"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        order[0], "Which figure shows the first thing?",
+        "dataset order"
+    );
+}

@@ -1,0 +1,170 @@
+//! The whole loop on a real PDF: `refsearch` over the Octave manual, `figeval run` against it,
+//! `figeval score` on the capture, and `figeval compare` of figures off → on.
+
+use std::path::Path;
+
+use figeval_e2e::{figeval, report, stderr, Refsearch, OCTAVE_DATASET};
+use serde_json::Value;
+
+/// Runs the Octave eval against `server`, writing the report and capture into `dir`.
+fn eval(server: &Refsearch, dir: &Path, name: &str) -> Value {
+    let out = dir.join(format!("{name}.json"));
+    let capture = dir.join(format!("{name}.capture.jsonl"));
+    let o = figeval(&[
+        "run",
+        "--dataset",
+        OCTAVE_DATASET,
+        "--base-url",
+        &server.base_url,
+        "--concurrency",
+        "4",
+        "--capture",
+        capture.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items = report(&String::from_utf8_lossy(&o.stdout))["per_item"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(
+        stderr(&o).lines().filter(|l| l.starts_with('[')).count(),
+        items,
+        "one progress line per item"
+    );
+    report(&std::fs::read_to_string(&out).unwrap())
+}
+
+fn top_rows(r: &Value) -> impl Iterator<Item = &Value> {
+    r["per_item"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|i| i["top"].as_array().unwrap())
+}
+
+#[test]
+fn figures_off_returns_no_figure_chunk_and_figures_on_finds_figure_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let off = {
+        let server = Refsearch::start(&["--figures", "off"]);
+        eval(&server, dir.path(), "off")
+    };
+    assert!(
+        top_rows(&off).all(|m| m["chunk_kind"] != "figure"),
+        "no figure chunk with figures off"
+    );
+    assert_eq!(off["figure_chunk_at_3"], 0.0);
+    assert_eq!(off["figure_chunk_at_3_hits"], 0);
+    assert_eq!(off["top_k"], 5);
+    assert_eq!(off["cache_mode"], "bypass");
+
+    let server = Refsearch::start(&["--figures", "on"]);
+    let on = eval(&server, dir.path(), "on");
+    let figure_hits: Vec<&Value> = on["per_item"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["figure_chunk_at_3"] == true)
+        .collect();
+    assert!(
+        !figure_hits.is_empty(),
+        "figure chunks come back on expected pages"
+    );
+    for item in &figure_hits {
+        let row = item["top"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(3)
+            .find(|m| m["chunk_kind"] == "figure" && m["on_expected_page"] == true)
+            .expect("a top-3 figure chunk on an expected page");
+        let page = row["page_start"].as_u64().unwrap();
+        assert!(item["expected_pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p.as_u64() == Some(page)));
+        assert!(
+            !item["figure_summaries_at_3"].as_array().unwrap().is_empty(),
+            "its summary is kept"
+        );
+    }
+    let locate_on = on["by_group"]["locate"]["figure_chunk_at_3_hits"]
+        .as_u64()
+        .unwrap();
+    let locate_n = on["by_group"]["locate"]["n"].as_u64().unwrap();
+    assert!(
+        locate_on * 2 >= locate_n,
+        "captions find most locate figures: {locate_on}/{locate_n}"
+    );
+
+    // Before/after: the gain and its p-value.
+    let o = figeval(&[
+        "compare",
+        dir.path().join("off.json").to_str().unwrap(),
+        dir.path().join("on.json").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let overall = &c["scopes"][0];
+    let figure = overall["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "figure_chunk_at_3")
+        .unwrap();
+    assert_eq!(
+        figure["gained"].as_array().unwrap().len() as u64,
+        on["figure_chunk_at_3_hits"].as_u64().unwrap()
+    );
+    assert!(figure["lost"].as_array().unwrap().is_empty());
+    assert!(figure["p_value"].as_f64().unwrap() < 0.05, "{figure}");
+    assert!(figure["delta"].as_f64().unwrap() > 0.0);
+    assert!(
+        c["warnings"].as_array().unwrap().is_empty(),
+        "{}",
+        c["warnings"]
+    );
+}
+
+#[test]
+fn a_live_report_equals_scoring_its_own_capture_apart_from_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Refsearch::start(&[]);
+    let mut live = eval(&server, dir.path(), "live");
+    let o = figeval(&[
+        "score",
+        "--dataset",
+        OCTAVE_DATASET,
+        "--responses",
+        dir.path().join("live.capture.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut offline = report(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(offline["run"]["source"], "live.capture.jsonl");
+    assert_eq!(live["run"]["source"], "live");
+    live.as_object_mut().unwrap().remove("run");
+    offline.as_object_mut().unwrap().remove("run");
+    assert_eq!(live, offline);
+}
+
+#[test]
+fn section_chunking_gives_wide_spans_that_are_page_hits_but_not_precise() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Refsearch::start(&["--chunking", "section", "--figures", "off"]);
+    let r = eval(&server, dir.path(), "section");
+    assert!(
+        top_rows(&r).any(|m| m["span_pages"].as_u64().unwrap_or(0) > 3),
+        "section chunks run across pages"
+    );
+    let plain = r["page_hit_at_3_hits"].as_u64().unwrap();
+    let precise = r["precise_page_hit_at_3_hits"].as_u64().unwrap();
+    assert!(
+        precise < plain,
+        "precise {precise} must be below plain {plain} with section chunks"
+    );
+}
