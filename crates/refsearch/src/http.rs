@@ -199,6 +199,28 @@ where
     }
 }
 
+/// A chunk's text as returned: layout padding squeezed (runs of spaces become
+/// one, blank lines go) so the first [`MAX_CONTENT_CHARS`] characters carry text.
+pub fn display_text(content: &str) -> String {
+    let mut out = String::new();
+    for line in content.lines() {
+        let mut words = line.split_whitespace().peekable();
+        if words.peek().is_none() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        for (i, word) in words.enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    out.chars().take(MAX_CONTENT_CHARS).collect()
+}
+
 /// Whether a browser `Origin` is a local one: `http` or `https`, host
 /// `localhost`, `127.0.0.1` or `[::1]`, any port, nothing else.
 pub fn is_local_origin(origin: &str) -> bool {
@@ -324,12 +346,7 @@ async fn search(
             let chunk = corpus.chunks.get(hit.chunk)?;
             Some(Match {
                 chunk_id: chunk.id.clone(),
-                content: chunk
-                    .content
-                    .trim()
-                    .chars()
-                    .take(MAX_CONTENT_CHARS)
-                    .collect(),
+                content: display_text(&chunk.content),
                 score: hit.score,
                 metadata: chunk.metadata(),
                 provenance: Provenance {
@@ -360,6 +377,16 @@ async fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn returned_content_is_squeezed_and_cut_on_a_character_boundary() {
+        assert_eq!(
+            display_text("  Chapter 15:    Plotting   317\n\n\n   x  y\n"),
+            "Chapter 15: Plotting 317\nx y"
+        );
+        let long = "é".repeat(MAX_CONTENT_CHARS + 10);
+        assert_eq!(display_text(&long).chars().count(), MAX_CONTENT_CHARS);
+    }
 
     #[test]
     fn local_origins_on_any_port_and_scheme_are_allowed() {

@@ -1,0 +1,177 @@
+//! The `refsearch` binary itself: startup lines, a real port, SIGTERM, loud startup failures.
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::*;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+const BIN: &str = env!("CARGO_BIN_EXE_refsearch");
+
+fn refsearch(args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
+/// Reads stderr lines until `listening on`; returns all lines read.
+async fn startup_lines(child: &mut Child) -> Vec<String> {
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let mut seen = Vec::new();
+    let read = async {
+        while let Some(line) = lines.next_line().await.expect("read stderr") {
+            let done = line.contains("listening on");
+            seen.push(line);
+            if done {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(120), read)
+        .await
+        .expect("refsearch prints `listening on` within 120 s");
+    seen
+}
+
+#[tokio::test]
+async fn the_binary_prints_its_two_startup_lines_serves_the_real_port_and_stops_on_sigterm() {
+    let pdf = manual_pdf();
+    let pdf = pdf.to_str().unwrap();
+    let mut child = refsearch(&[
+        "--pdf",
+        pdf,
+        "--corpus-id",
+        CORPUS_ID,
+        "--listen",
+        "127.0.0.1:0",
+        "--chunking",
+        "section",
+    ])
+    .spawn()
+    .expect("start refsearch");
+    let lines = startup_lines(&mut child).await;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+
+    let indexed = lines[0]
+        .strip_prefix("refsearch: indexed 1158 pages, ")
+        .unwrap_or_else(|| panic!("first line: {}", lines[0]));
+    let (chunks, rest) = indexed
+        .split_once(" chunks (29 figures, chunking section) from ")
+        .expect(&lines[0]);
+    let chunks: usize = chunks.parse().expect("chunk count");
+    let secs = rest
+        .strip_prefix(pdf)
+        .and_then(|r| r.strip_prefix(" in "))
+        .and_then(|r| r.strip_suffix('s'));
+    let secs: f64 = secs
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("first line: {}", lines[0]));
+    assert!(secs > 0.0);
+
+    let base = lines[1]
+        .strip_prefix("refsearch: listening on http://")
+        .and_then(|r| r.strip_suffix("/api"))
+        .unwrap_or_else(|| panic!("second line: {}", lines[1]));
+    let addr: std::net::SocketAddr = base.parse().expect("a socket address");
+    assert!(addr.ip().is_loopback());
+    assert_ne!(addr.port(), 0, "the real bound port is printed");
+
+    let health: serde_json::Value = reqwest::get(format!("http://{addr}/api/health"))
+        .await
+        .expect("health")
+        .json()
+        .await
+        .expect("health JSON");
+    assert_eq!(health["chunks"], chunks);
+    assert_eq!(health["chunking"], "section");
+
+    let pid = child.id().expect("running").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
+        .await
+        .expect("refsearch exits within 15 s of SIGTERM")
+        .expect("wait");
+    assert!(status.success(), "graceful shutdown exits 0, got {status}");
+}
+
+async fn failed_startup(args: &[&str]) -> String {
+    let output = tokio::time::timeout(Duration::from_secs(120), refsearch(args).output())
+        .await
+        .expect("refsearch exits")
+        .expect("run refsearch");
+    assert!(!output.status.success(), "startup should fail: {args:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn a_missing_pdf_fails_startup_naming_the_path() {
+    let stderr = failed_startup(&[
+        "--pdf",
+        "/nonexistent/manual.pdf",
+        "--corpus-id",
+        "x",
+        "--listen",
+        "127.0.0.1:0",
+    ])
+    .await;
+    assert!(
+        stderr.contains("refsearch: error: PDF not found: /nonexistent/manual.pdf"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_figure_note_on_the_wrong_page_fails_startup_naming_the_figure() {
+    let pdf = manual_pdf();
+    let notes = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/wrong-page-notes.json");
+    let stderr = failed_startup(&[
+        "--pdf",
+        pdf.to_str().unwrap(),
+        "--corpus-id",
+        CORPUS_ID,
+        "--listen",
+        "127.0.0.1:0",
+        "--figure-notes",
+        notes.to_str().unwrap(),
+    ])
+    .await;
+    assert!(
+        stderr.contains("Figure 15.2") && stderr.contains("on page 337, not 338"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("listening on"), "{stderr}");
+}
+
+#[tokio::test]
+async fn without_pdftotext_on_path_startup_says_to_install_poppler_utils() {
+    let pdf = manual_pdf();
+    let output = refsearch(&[
+        "--pdf",
+        pdf.to_str().unwrap(),
+        "--corpus-id",
+        "x",
+        "--listen",
+        "127.0.0.1:0",
+    ])
+    .env("PATH", "/nonexistent")
+    .output()
+    .await
+    .expect("run refsearch");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("install poppler-utils"), "{stderr}");
+}
