@@ -284,3 +284,65 @@ pub async fn shutdown_signal() {
         () = terminate => {},
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pages() -> Vec<String> {
+        [
+            "intro text\n",
+            "",
+            "a plot\n   Figure 1.1: A plot of x.\n",
+            "end\n",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
+    }
+
+    fn options(figures: bool, notes: Vec<FigureNote>) -> CorpusOptions {
+        CorpusOptions {
+            corpus_id: "c".into(),
+            chunking: Chunking::Page,
+            figures,
+            notes,
+        }
+    }
+
+    #[test]
+    fn a_figure_chunk_follows_the_text_chunk_of_its_page() {
+        let corpus = Corpus::build(&pages(), &options(true, vec![])).unwrap();
+        let ids: Vec<&str> = corpus.chunks.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["p0001", "p0003", "fig-1.1", "p0004"]);
+        assert_eq!((corpus.page_count, corpus.figure_count), (4, 1));
+    }
+
+    #[test]
+    fn figures_off_builds_no_figure_chunk() {
+        let corpus = Corpus::build(&pages(), &options(false, vec![])).unwrap();
+        assert_eq!(corpus.figure_count, 0);
+        assert!(corpus.chunks.iter().all(|c| c.kind_name() == "text"));
+    }
+
+    #[test]
+    fn figure_notes_with_figures_off_are_refused() {
+        let note = FigureNote {
+            figure_ref: "Figure 1.1".into(),
+            page: 3,
+            kind: "chart".into(),
+            summary: "s".into(),
+        };
+        let err = Corpus::build(&pages(), &options(false, vec![note])).unwrap_err();
+        assert!(matches!(err, Error::Usage(_)), "{err}");
+    }
+
+    #[test]
+    fn a_pdf_without_text_is_refused() {
+        let blank = vec![String::new(), " \n".to_string()];
+        assert!(matches!(
+            Corpus::build(&blank, &options(true, vec![])),
+            Err(Error::NoText(2))
+        ));
+    }
+}

@@ -330,6 +330,11 @@ async fn section_chunks_span_pages_so_precise_and_plain_hits_differ() {
         .map(|c| c.page_end - c.page_start + 1)
         .collect();
     let long = spans.iter().filter(|&&s| s >= 4).count();
+    eprintln!(
+        "section chunking: {} text chunks, {long} span 4+ pages, longest {} pages",
+        spans.len(),
+        spans.iter().max().unwrap_or(&0)
+    );
     assert!(
         long * 4 >= spans.len(),
         "{long} of {} section chunks span 4+ pages",
