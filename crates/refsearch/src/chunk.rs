@@ -126,27 +126,30 @@ pub struct SectionHeading {
 /// section chunking exists to make chunks that run across pages.
 const MAX_HEADING_DEPTH: usize = 2;
 
-/// Reads a chapter (`15 Plotting`) or section (`15.2 Two-Dimensional Plots`)
-/// heading. The line must start with the number (no indent), one space, then a
-/// capitalised title with no wide gaps (layout columns, running headers such as
-/// `20      GNU Octave`) and no table-of-contents leader (`.......... 316`).
+/// Appendix letters number after every chapter: `A` is 100, `B` 101, ...
+const APPENDIX_BASE: u32 = 100;
+
+/// Reads a chapter (`15 Plotting`), section (`15.2 Two-Dimensional Plots`),
+/// appendix (`Appendix A External Code Interface`) or appendix section
+/// (`A.1 Oct-Files`) heading. The line must start with the number (no indent),
+/// one space, then a capitalised title with no wide gaps (layout columns,
+/// running headers such as `20      GNU Octave`) and no table-of-contents leader
+/// (`.......... 316`). Unnumbered matter (indexes) stays in the chunk before it.
 pub fn parse_heading(line: &str) -> Option<SectionHeading> {
     let line = line.trim_end();
     if line.chars().count() > 90 {
         return None;
     }
-    let (number_text, title) = line.split_once(' ')?;
-    let number: Vec<u32> = number_text
-        .split('.')
-        .map(|part| {
-            let ok =
-                !part.is_empty() && part.len() <= 2 && part.bytes().all(|b| b.is_ascii_digit());
-            ok.then(|| part.parse().ok()).flatten()
-        })
-        .collect::<Option<_>>()?;
-    if number.len() > MAX_HEADING_DEPTH || number.first() == Some(&0) {
-        return None;
-    }
+    let (number, title) = match line.strip_prefix("Appendix ") {
+        Some(rest) => {
+            let (letter, title) = rest.split_once(' ')?;
+            (vec![appendix_number(letter)?], title)
+        }
+        None => {
+            let (number_text, title) = line.split_once(' ')?;
+            (parse_section_number(number_text)?, title)
+        }
+    };
     let starts_capitalised = title.chars().next().is_some_and(char::is_uppercase);
     let wide_gap = title.contains("   ");
     let leader = title.contains(". . .") || title.contains("...");
@@ -157,6 +160,35 @@ pub fn parse_heading(line: &str) -> Option<SectionHeading> {
         number,
         text: line.to_owned(),
     })
+}
+
+/// `15` → `[15]`, `15.2` → `[15, 2]`, `A.1` → `[100, 1]` (a lone letter is not a
+/// number: `A Title` is just a sentence).
+fn parse_section_number(text: &str) -> Option<Vec<u32>> {
+    let mut parts = text.split('.');
+    let first = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    let first = match appendix_number(first) {
+        Some(appendix) if !rest.is_empty() => appendix,
+        _ => small_number(first).filter(|&n| n > 0)?,
+    };
+    let mut number = vec![first];
+    for part in rest {
+        number.push(small_number(part)?);
+    }
+    (number.len() <= MAX_HEADING_DEPTH).then_some(number)
+}
+
+fn small_number(part: &str) -> Option<u32> {
+    let ok = !part.is_empty() && part.len() <= 2 && part.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| part.parse().ok()).flatten()
+}
+
+fn appendix_number(letter: &str) -> Option<u32> {
+    match letter.as_bytes() {
+        [b @ b'A'..=b'Z'] => Some(APPENDIX_BASE + u32::from(b - b'A')),
+        _ => None,
+    }
 }
 
 /// Section chunks: the text is cut before every accepted heading, and a chunk
@@ -237,6 +269,25 @@ mod tests {
         assert_eq!(h.number, [15, 2]);
         assert_eq!(h.text, "15.2 Two-Dimensional Plots");
         assert_eq!(parse_heading("15 Plotting").unwrap().number, [15]);
+    }
+
+    #[test]
+    fn appendices_and_their_sections_number_after_the_chapters() {
+        let appendix = parse_heading("Appendix A External Code Interface").unwrap();
+        assert_eq!(appendix.number, [100]);
+        assert_eq!(parse_heading("A.1 Oct-Files").unwrap().number, [100, 1]);
+        assert_eq!(
+            parse_heading("B.2 Demonstration Functions").unwrap().number,
+            [101, 2]
+        );
+        assert!(parse_heading("37 Packages").unwrap().number < appendix.number);
+        assert_eq!(
+            parse_heading("Appendix A: External Code Interface          1011"),
+            None
+        );
+        assert_eq!(parse_heading("Appendix D [Trouble], page 1079."), None);
+        assert_eq!(parse_heading("A Title that is a sentence"), None);
+        assert_eq!(parse_heading("AB.1 Not an appendix"), None);
     }
 
     #[test]
