@@ -1,0 +1,183 @@
+// The app on its own (no deployment, no CLI): it loads under its Content-Security-Policy,
+// renders hostile text as text, lists dataset errors, and round-trips share links.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  DIST, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable, searchBody,
+} from './support.mjs';
+
+const skip = missing();
+let site, browser;
+
+before(async () => {
+  if (skip) return;
+  site = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const HOSTILE = '<img src=x onerror="window.__xss=1"> Which <b>figure</b> shows <script>window.__xss=2</script>?';
+
+function hostileDataset() {
+  return {
+    corpus_id: 'demo <i>corpus</i>',
+    items: [
+      { question: HOSTILE, expected_pages: [4], figure_ref: '<svg onload="window.__xss=3">', kind: 'locate', tags: ['figure'] },
+      { question: 'A plain question?', expected_pages: [9], figure_ref: 'Figure 2', kind: 'content', tags: [] },
+      { question: 'A prose question?', expected_pages: [2], figure_ref: 'Section 1', kind: 'locate', tags: ['prose'] },
+    ],
+  };
+}
+
+async function scoreHostile(page) {
+  const d = hostileDataset();
+  await setField(page, 'dataset-input', JSON.stringify(d, null, 2));
+  await page.waitForSelector('[data-testid=dataset-status]');
+  const bodies = [
+    searchBody(HOSTILE, [[4, 4]], 'figure'),
+    searchBody('A plain question?', [[1, 1], [2, 2], [3, 3], [9, 9]]),
+    searchBody('A prose question?', [[1, 12]]),
+  ];
+  bodies[0].matches[0].chunk_id = '<b>chunk</b>';
+  bodies[0].matches[0].metadata.figure.summary = '<img src=y onerror="window.__xss=4"> a line plot';
+  await setField(page, 'responses-input', bodies.map((b) => JSON.stringify(b)).join('\n'));
+  await page.click('[data-testid=score-offline]');
+  return readGroupTable(page);
+}
+
+test('the built page has no inline script and declares the CSP', { skip }, () => {
+  const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  assert.match(html, /http-equiv="Content-Security-Policy"/);
+  assert.match(html, /script-src 'self' 'wasm-unsafe-eval'/);
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    assert.match(m[1], /\bsrc=/, `every script has a src: ${m[0].slice(0, 120)}`);
+    assert.equal(m[2].trim(), '', 'no inline script body');
+  }
+});
+
+test('the app loads under its CSP with no violation and no console error', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await page.waitForSelector('[data-testid=dataset-status]');
+  const violations = await page.evaluate(() => window.__cspViolations || []);
+  assert.deepEqual(violations, []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('markup in a question, a figure ref, a chunk id or a summary stays text', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await scoreHostile(page);
+  const row = page.locator('[data-testid=item-row]').first();
+  assert.equal(await row.getAttribute('data-question'), HOSTILE);
+  assert.ok((await row.textContent()).includes(HOSTILE), 'the question is shown literally');
+  await row.locator('[data-testid=item-toggle]').click();
+  await page.waitForSelector('[data-testid=ranked-window]');
+  const text = await page.locator('[data-testid=ranked-window]').first().textContent();
+  assert.ok(text.includes('<b>chunk</b>'));
+  assert.ok(text.includes('<img src=y onerror="window.__xss=4"> a line plot'));
+  const injected = await page.evaluate(() => ({
+    xss: window.__xss, imgs: document.querySelectorAll('img').length,
+    bold: document.querySelectorAll('main b, main i, main svg[onload]').length,
+    scripts: [...document.scripts].filter((s) => !s.src).length,
+  }));
+  assert.deepEqual(injected, { xss: undefined, imgs: 0, bold: 0, scripts: 0 });
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('every dataset error is listed, worded by figeval', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await setField(page, 'dataset-input', JSON.stringify({
+    corpus_id: 'x', extra: 1,
+    items: [
+      { question: '<img src=x onerror="window.__xss=1">', expected_pages: [0], figure_ref: 'F', kind: 'maybe' },
+      { question: 'dup', expected_pages: [1], figure_ref: 'F', kind: 'locate' },
+      { question: 'dup', expected_pages: [1], figure_ref: 'F', kind: 'locate' },
+    ],
+  }));
+  const errors = await page.locator('[data-testid=dataset-error]').allTextContents();
+  assert.ok(errors.length >= 4, errors.join('\n'));
+  assert.ok(errors.some((e) => e.startsWith('dataset: extra: unknown key')), errors.join('\n'));
+  assert.ok(errors.some((e) => e.includes('item 1 ("<img src=x onerror=\\"window.__xss=1\\">"): kind')), errors.join('\n'));
+  assert.ok(errors.some((e) => e.includes('item 3 ("dup"): question: duplicates the question of item 1')), errors.join('\n'));
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  await setField(page, 'dataset-input', '{"corpus_id": "x",\n "items": [}');
+  const syntax = await page.locator('[data-testid=dataset-error]').allTextContents();
+  assert.equal(syntax.length, 1);
+  assert.match(syntax[0], /^line 2, column \d+: invalid JSON/);
+  await page.context().close();
+});
+
+test('a share link opens the same report in a fresh page', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  const table = await scoreHostile(page);
+  const link = await page.locator('[data-testid=share-link]').inputValue();
+  assert.ok(link.startsWith(site.url + '#report='), link.slice(0, 80));
+  const other = await openApp(browser, link);
+  assert.deepEqual(await readGroupTable(other), table);
+  const rows = await other.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
+  assert.deepEqual(rows, [HOSTILE, 'A plain question?', 'A prose question?']);
+  assert.equal(await other.evaluate(() => window.__xss), undefined);
+  assert.deepEqual(other.problems, []);
+  await other.context().close();
+  await page.context().close();
+});
+
+test('a corrupt or oversized share link shows a message, never a crash', { skip }, async () => {
+  for (const [fragment, expected] of [
+    ['#report=%%%not-base64', /damaged: not base64url/],
+    ['#report=AAAA', /damaged|does not hold a figeval report/],
+    ['#report=' + 'A'.repeat((1 << 20) + 10), /too large for a link/],
+  ]) {
+    const page = await openApp(browser, site.url + fragment);
+    const banner = page.locator('[data-testid=error-banner]');
+    await banner.waitFor();
+    assert.match(await banner.textContent(), /This share link cannot be opened/);
+    assert.match(await banner.textContent(), expected);
+    // The app still works: a bundled dataset loads.
+    await loadBundled(page, 'octave-manual-figures');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});
+
+test('top_k below 5 is refused with the reason', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await setField(page, 'top-k', '3');
+  const error = page.locator('[data-testid=settings-error][data-field=top_k]');
+  assert.match(await error.textContent(), /at least 5: page_hit_at_5 reads rank 5/);
+  assert.equal(await page.locator('[data-testid=run-live]').isDisabled(), true);
+  await setField(page, 'top-k', '5');
+  assert.equal(await page.locator('[data-testid=run-live]').isDisabled(), false);
+  await page.context().close();
+});
+
+test('the settings are remembered across visits', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await setField(page, 'base-url', 'http://127.0.0.1:9/api');
+  await setField(page, 'concurrency', '2');
+  await page.reload();
+  await page.waitForSelector('[data-testid=base-url]');
+  assert.equal(await page.locator('[data-testid=base-url]').inputValue(), 'http://127.0.0.1:9/api');
+  assert.equal(await page.locator('[data-testid=concurrency]').inputValue(), '2');
+  await page.context().close();
+});
+
+test('a capture that cannot be scored shows figeval\'s capture errors', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await setField(page, 'dataset-input', JSON.stringify(hostileDataset()));
+  await setField(page, 'responses-input', '{"query": "A plain question?", "matches": [1]}\nnot json\n');
+  await page.click('[data-testid=score-offline]');
+  const banner = await page.locator('[data-testid=error-banner]').textContent();
+  assert.match(banner, /The responses cannot be scored/);
+  assert.match(banner, /problems with the responses/);
+  assert.match(banner, /line 1 \(question "A plain question\?"\): the match at rank 1 is a number, not a JSON object/);
+  assert.match(banner, /line 2, column \d+: not JSON/);
+  await page.context().close();
+});

@@ -1,0 +1,246 @@
+// Shared helpers of the browser tests: a static server for dist/, the reference deployment,
+// a deliberately faulty deployment, Chromium, and the figeval CLI.
+//
+// The tests build nothing. They read:
+//   FIGEVAL_DIST   the built app (default: <repo>/dist, from `trunk build --offline --release`)
+//   FIGEVAL_BIN    the figeval CLI binary            (tests that need it are skipped without it)
+//   REFSEARCH_BIN  the refsearch binary              (tests that need it are skipped without it)
+//   CHROMIUM       the browser (default /usr/bin/chromium)
+//   OCTAVE_PDF     the Octave manual (default /usr/share/doc/octave/octave.pdf)
+// Every process a test starts listens on 127.0.0.1 only and is stopped when the test ends.
+
+import { spawn, execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = process.env.FIGEVAL_DIST || path.join(REPO, 'dist');
+export const FIGEVAL_BIN = process.env.FIGEVAL_BIN || '';
+export const REFSEARCH_BIN = process.env.REFSEARCH_BIN || '';
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const OCTAVE_PDF = process.env.OCTAVE_PDF || '/usr/share/doc/octave/octave.pdf';
+export const OCTAVE_DATASET = path.join(REPO, 'data/eval_datasets/octave-manual-figures.json');
+export const NASA_DATASET = path.join(REPO, 'data/eval_datasets/nasa-apollo-11-figures.json');
+export const OCTAVE_NOTES = path.join(REPO, 'data/corpora/octave-manual/figure-notes.json');
+export const METRICS = ['page_hit_at_3', 'precise_page_hit_at_3', 'figure_chunk_at_3', 'page_hit_at_5'];
+
+/** Why a test cannot run here, or '' when it can. */
+export function missing({ figeval = false, refsearch = false } = {}) {
+  if (!existsSync(path.join(DIST, 'index.html'))) return `no built app at ${DIST} (set FIGEVAL_DIST)`;
+  if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM} (set CHROMIUM)`;
+  if (figeval && !(FIGEVAL_BIN && existsSync(FIGEVAL_BIN))) return 'FIGEVAL_BIN is not set to the figeval binary';
+  if (refsearch && !(REFSEARCH_BIN && existsSync(REFSEARCH_BIN))) return 'REFSEARCH_BIN is not set to the refsearch binary';
+  if (refsearch && !existsSync(OCTAVE_PDF)) return `no Octave manual at ${OCTAVE_PDF} (set OCTAVE_PDF)`;
+  return '';
+}
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+};
+
+function listen(server) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server.address().port));
+  });
+}
+
+function close(server) {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+/** Serves `dir` on 127.0.0.1:0. Returns { url, stop }. */
+export async function serveDist(dir = DIST) {
+  const root = path.resolve(dir);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let rel = decodeURIComponent(url.pathname);
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(root, '.' + rel);
+    if (!file.startsWith(root + path.sep) || !existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': MIME[path.extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    res.end(readFileSync(file));
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}/`, stop: () => close(server) };
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+};
+
+/**
+ * A deployment that answers POST /api/search with `reply(n, body)` (n counts searches from 1):
+ * { status, body } where body is a string or an object sent as JSON. Returns { url, asked, stop }.
+ */
+export async function fakeDeployment(reply) {
+  const asked = [];
+  const server = createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS);
+      res.end();
+      return;
+    }
+    let raw = '';
+    req.on('data', (c) => { raw += c; });
+    req.on('end', () => {
+      let body = {};
+      try { body = JSON.parse(raw); } catch { /* an unreadable body is recorded as {} */ }
+      asked.push(body);
+      const r = reply(asked.length, body);
+      const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+      res.writeHead(r.status ?? 200, { ...CORS, 'content-type': r.contentType || 'application/json' });
+      res.end(text);
+    });
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}/api`, asked, stop: () => close(server) };
+}
+
+/** A valid search body citing `pages` ([start, end] pairs) for `query`. */
+export function searchBody(query, pages, kind = 'text') {
+  return {
+    query,
+    latency_ms: 1.5,
+    matches: pages.map(([s, e], i) => ({
+      chunk_id: `c${i + 1}`,
+      content: 'text',
+      score: 10 - i,
+      metadata: { chunk_kind: kind, ...(kind === 'figure' ? { figure: { kind: 'plot', summary: `summary of ${query}` } } : {}) },
+      provenance: { extraction: 'pdftotext', page_start: s, page_end: e, regions: [] },
+    })),
+  };
+}
+
+/** Starts refsearch over the Octave manual on 127.0.0.1:0. Returns { url, stop }. */
+export function startRefsearch(extra = []) {
+  const args = ['--pdf', OCTAVE_PDF, '--corpus-id', 'octave-manual', '--listen', '127.0.0.1:0',
+    '--figures', 'on', '--figure-notes', OCTAVE_NOTES, ...extra];
+  const child = spawn(REFSEARCH_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 3000).unref();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`refsearch did not start within 180 s:\n${log}`)); }, 180_000);
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = /listening on (http:\/\/\S+\/api)/.exec(log);
+      if (m) { clearTimeout(timer); resolve({ url: m[1], stop, log: () => log }); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`refsearch exited (${code}):\n${log}`)); });
+  });
+}
+
+/** Runs the figeval CLI; resolves { code, stdout, stderr }. */
+export function figeval(args) {
+  return new Promise((resolve) => {
+    execFile(FIGEVAL_BIN, args, { maxBuffer: 256 << 20, cwd: REPO }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The report `figeval` printed, or a thrown error with its stderr. */
+export async function figevalReport(args) {
+  const r = await figeval(args);
+  if (r.code !== 0) throw new Error(`figeval ${args.join(' ')} exited ${r.code}:\n${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** A scratch directory, removed by the returned function. */
+export function scratch() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'figeval-browser-'));
+  return { dir, file: (name, text) => { const p = path.join(dir, name); writeFileSync(p, text); return p; },
+    remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Launches Chromium headless with a fresh profile. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * Opens the app and waits for it to render. Collects console errors, page errors and CSP
+ * violations into `page.problems`.
+ */
+export async function openApp(browser, url, { acceptDownloads = false } = {}) {
+  const context = await browser.newContext({ acceptDownloads, viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window.__cspViolations ||= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=dataset-input]', { timeout: 30_000 });
+  return page;
+}
+
+/** Loads a bundled dataset by id (`octave-manual-figures`, `nasa-apollo-11-figures`). */
+export async function loadBundled(page, id) {
+  await page.click(`[data-testid=load-bundled][data-dataset="${id}"]`);
+  await page.waitForSelector('[data-testid=dataset-status]');
+}
+
+/** Replaces a text field's value (fires input events). */
+export async function setField(page, testid, value) {
+  await page.fill(`[data-testid=${testid}]`, String(value));
+}
+
+/** The group table as { group: { metric: { text, rate, hits, n } } }. */
+export async function readGroupTable(page) {
+  await page.waitForSelector('[data-testid=group-table]', { state: 'visible', timeout: 120_000 });
+  return page.$$eval('[data-testid=group-table] tbody tr', (rows) => Object.fromEntries(rows.map((r) => [
+    r.dataset.group,
+    Object.fromEntries([...r.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, {
+      text: td.textContent.trim(), hits: td.dataset.hits, n: td.dataset.n,
+    }])),
+  ])));
+}
+
+/** Asserts that the page's table shows exactly the report's numbers, group by group. */
+export function assertTableMatchesReport(assert, table, report) {
+  const scopes = { ...report.by_group, overall: report };
+  assert.deepEqual(Object.keys(table).sort(), Object.keys(scopes).sort(), 'the same groups');
+  for (const [scope, summary] of Object.entries(scopes)) {
+    for (const m of METRICS) {
+      const cell = table[scope][m];
+      // Testing convention: the cell's text starts with the rate, then (hits/n).
+      const expected = `${summary[m].toFixed(4)} (${summary[`${m}_hits`]}/${summary.n})`;
+      assert.equal(cell.text, expected, `${scope} ${m}`);
+      assert.equal(Number(cell.hits), summary[`${m}_hits`], `${scope} ${m} hits`);
+    }
+    assert.equal(table[scope].page_mrr.text, summary.page_mrr.toFixed(4), `${scope} page_mrr`);
+    assert.equal(Number(table[scope].n.text), summary.n, `${scope} n`);
+  }
+}

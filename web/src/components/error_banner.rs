@@ -1,0 +1,33 @@
+//! The banner that says what failed (`error-banner`).
+
+use yew::prelude::*;
+
+use crate::state::Banner;
+
+/// Props of [`ErrorBanner`].
+#[derive(Properties, PartialEq)]
+pub struct ErrorBannerProps {
+    /// What to show; nothing when `None`.
+    pub banner: Option<Banner>,
+    /// Close it.
+    pub on_dismiss: Callback<()>,
+}
+
+/// A failure, shown as text, until dismissed.
+#[function_component(ErrorBanner)]
+pub fn error_banner(props: &ErrorBannerProps) -> Html {
+    let Some(banner) = &props.banner else {
+        return html! {};
+    };
+    let dismiss = props.on_dismiss.reform(|_: MouseEvent| ());
+    html! {
+        <div class="banner" role="alert" data-testid="error-banner">
+            <div class="banner-body">
+                <strong class="banner-title">{ banner.title.clone() }</strong>
+                <pre class="banner-detail">{ banner.detail.clone() }</pre>
+            </div>
+            <button class="ghost" onclick={dismiss} data-testid="dismiss-banner"
+                    aria-label="Dismiss">{ "✕" }</button>
+        </div>
+    }
+}

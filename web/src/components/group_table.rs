@@ -1,0 +1,118 @@
+//! The per-group table (`group-table`): one row per group and `overall`, one cell per metric.
+//!
+//! Testing convention: a row carries `data-group` (`content`, `locate`, `prose`, `overall`); a
+//! cell carries `data-metric` (a report key such as `page_hit_at_3`) and its text *starts with
+//! the rate* (`0.5833 (7/12)`); the rate is also the cell's `.rate` child and its `data-rate`,
+//! with `data-hits` and `data-n` beside it.
+
+use figeval::{Metric, Report, Summary};
+use yew::prelude::*;
+
+use crate::format;
+use crate::shared::Shared;
+
+/// The metrics in table order: the headline first, its honest version, the figure proof, then
+/// the wider window.
+pub const TABLE_METRICS: [Metric; 4] = [
+    Metric::PageHitAt3,
+    Metric::PrecisePageHitAt3,
+    Metric::FigureChunkAt3,
+    Metric::PageHitAt5,
+];
+
+/// What each metric asks, for headers and the legend.
+pub fn metric_question(m: Metric) -> &'static str {
+    match m {
+        Metric::PageHitAt3 => "a top-3 match cites an expected page (the headline)",
+        Metric::PrecisePageHitAt3 => {
+            "the same, counting only matches of at most max_precise_span_pages pages (blobs left out)"
+        }
+        Metric::FigureChunkAt3 => "a top-3 figure chunk cites an expected page",
+        Metric::PageHitAt5 => "a top-5 match cites an expected page",
+    }
+}
+
+/// A short header label.
+pub fn metric_label(m: Metric) -> &'static str {
+    match m {
+        Metric::PageHitAt3 => "page hit @3",
+        Metric::PrecisePageHitAt3 => "precise @3",
+        Metric::FigureChunkAt3 => "figure chunk @3",
+        Metric::PageHitAt5 => "page hit @5",
+    }
+}
+
+/// Props of [`GroupTable`].
+#[derive(Properties, PartialEq)]
+pub struct GroupTableProps {
+    /// The report.
+    pub report: Shared<Report>,
+}
+
+fn metric_cell(s: &Summary, m: Metric) -> Html {
+    let rate = s.rate(m);
+    let hits = s.hits(m);
+    let level = if s.n == 0 {
+        "none"
+    } else if hits == s.n {
+        "all"
+    } else if hits == 0 {
+        "zero"
+    } else {
+        "some"
+    };
+    html! {
+        <td data-metric={m.name()} data-rate={format::rate(rate)} data-hits={hits.to_string()}
+            data-n={s.n.to_string()} class={classes!("metric", level, (m == Metric::PageHitAt3).then_some("headline"))}>
+            <span class="rate">{ format::rate(rate) }</span>{ " " }
+            <span class="hits">{ format::hits(hits, s.n) }</span>
+            <svg class="cellbar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true">
+                <rect class="track" width="100" height="4" />
+                <rect class="fill" width={format!("{:.2}", rate * 100.0)} height="4" />
+            </svg>
+        </td>
+    }
+}
+
+fn row(name: &str, s: &Summary) -> Html {
+    html! {
+        <tr data-group={name.to_string()} class={classes!((name == "overall").then_some("overall"))}>
+            <th scope="row">{ name.to_string() }</th>
+            <td data-metric="n" class="num">{ s.n }</td>
+            { for TABLE_METRICS.iter().map(|&m| metric_cell(s, m)) }
+            <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)} class="num">
+                <span class="rate">{ format::rate(s.page_mrr) }</span>
+            </td>
+        </tr>
+    }
+}
+
+/// The table.
+#[function_component(GroupTable)]
+pub fn group_table(props: &GroupTableProps) -> Html {
+    let r = &props.report;
+    html! {
+        <div class="table-wrap">
+            <table class="group-table" data-testid="group-table">
+                <thead>
+                    <tr>
+                        <th scope="col">{ "group" }</th>
+                        <th scope="col" class="num">{ "n" }</th>
+                        { for TABLE_METRICS.iter().map(|&m| html! {
+                            <th scope="col" title={metric_question(m)}
+                                class={classes!((m == Metric::PageHitAt3).then_some("headline"))}>
+                                { metric_label(m) }<br /><code>{ m.name() }</code>
+                            </th>
+                        }) }
+                        <th scope="col" class="num" title="mean of 1 / rank of the first match on an expected page">
+                            { "MRR" }<br /><code>{ "page_mrr" }</code></th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for r.groups().map(|(g, s)| row(g.name(), s)) }
+                    { row("overall", &r.summary) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

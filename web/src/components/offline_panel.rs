@@ -1,0 +1,90 @@
+//! Scoring saved responses: any capture form of SPEC §6, pasted or dropped.
+
+use std::rc::Rc;
+
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::browser;
+use crate::components::file_drop::FileDrop;
+use crate::components::file_picker::FilePicker;
+use crate::state::{Action, AppState};
+
+/// Props of [`OfflinePanel`].
+#[derive(Properties, PartialEq)]
+pub struct OfflinePanelProps {
+    /// The responses text.
+    pub text: Rc<str>,
+    /// Where it came from.
+    pub source: Rc<str>,
+    /// Score the answered items, list the rest as unscored.
+    pub allow_missing: bool,
+    /// Whether a dataset is loaded.
+    pub has_dataset: bool,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<AppState>,
+}
+
+/// The offline scoring card.
+#[function_component(OfflinePanel)]
+pub fn offline_panel(props: &OfflinePanelProps) -> Html {
+    let d = props.dispatch.clone();
+    let on_file = Callback::from(move |(name, text): (String, String)| {
+        d.dispatch(Action::LoadResponses {
+            source: name,
+            text: text.into(),
+        })
+    });
+    let d = props.dispatch.clone();
+    let on_error = Callback::from(move |detail: String| {
+        d.dispatch(Action::Error {
+            title: "The responses could not be read".into(),
+            detail,
+        })
+    });
+    let d = props.dispatch.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let area: HtmlTextAreaElement = e.target_unchecked_into();
+        d.dispatch(Action::EditResponses(area.value()));
+    });
+    let d = props.dispatch.clone();
+    let on_allow = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        d.dispatch(Action::AllowMissing(input.checked()));
+    });
+    let d = props.dispatch.clone();
+    let score = Callback::from(move |_: MouseEvent| {
+        d.dispatch(Action::ScoreOffline {
+            started_at: browser::now_iso(),
+        })
+    });
+    let lines = props.text.lines().filter(|l| !l.trim().is_empty()).count();
+    html! {
+        <section class="card" aria-labelledby="offline-h">
+            <h2 id="offline-h"><span class="step">{"4"}</span>{ "Or score saved responses" }</h2>
+            <p class="muted small">
+                { "A capture (JSON Lines of {\"question\", \"response\"}), bare response bodies one per \
+                   line (paired by their query), a JSON array of bodies, or a single body." }
+            </p>
+            <div class="row wrap">
+                <FilePicker testid="responses-file" label="Open a capture…" accept=".jsonl,.json,.ndjson,application/json"
+                            on_file={on_file.clone()} on_error={on_error.clone()} />
+                <span class="muted small">{ format!("{} · {lines} non-blank line(s)", props.source) }</span>
+            </div>
+            <FileDrop {on_file} {on_error}>
+                <textarea data-testid="responses-input" class="code" rows="8" spellcheck="false"
+                          aria-label="Responses" value={props.text.to_string()} {oninput}
+                          placeholder="Paste responses here, or drop a capture file." />
+            </FileDrop>
+            <div class="row wrap">
+                <label class="check">
+                    <input type="checkbox" data-testid="allow-missing" checked={props.allow_missing}
+                           onchange={on_allow} />
+                    { " Allow missing responses (score the rest, list those as unscored)" }
+                </label>
+                <button class="primary" data-testid="score-offline" onclick={score}
+                        disabled={!props.has_dataset || props.text.trim().is_empty()}>{ "Score" }</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,136 @@
+//! The report view: what was scored, the headline, the per-group table and chart, the items.
+
+use std::rc::Rc;
+
+use figeval::{Metric, Report};
+use yew::prelude::*;
+
+use crate::browser;
+use crate::components::bar_chart::BarChart;
+use crate::components::group_table::{metric_label, metric_question, GroupTable, TABLE_METRICS};
+use crate::components::items_list::ItemsList;
+use crate::components::share_panel::SharePanel;
+use crate::format;
+use crate::state::{Action, AppState, OpenReport, Slot};
+
+/// Props of [`ReportView`].
+#[derive(Properties, PartialEq)]
+pub struct ReportViewProps {
+    /// The report on show.
+    pub open: Option<OpenReport>,
+    /// The capture it was scored from, for a live run.
+    pub capture: Option<Rc<str>>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<AppState>,
+}
+
+fn facts(r: &Report, name: &str) -> Html {
+    let fact = |k: &str, v: String| html! { <div class="fact"><dt>{ k.to_string() }</dt><dd>{ v }</dd></div> };
+    html! {
+        <dl class="facts" data-testid="report-facts">
+            { fact("source", name.to_string()) }
+            { fact("corpus", r.corpus_id.clone()) }
+            { fact("deployment", r.base_url.clone().unwrap_or_else(|| "— (offline, not recorded)".into())) }
+            { fact("top_k", r.top_k.map_or("—".into(), |k| k.to_string())) }
+            { fact("cache mode", r.cache_mode.map_or("—".into(), |m| m.to_string())) }
+            { fact("max precise span", format::span(r.max_precise_span_pages)) }
+            { fact("scored", format!("{} item(s)", r.summary.n)) }
+            if !r.unscored.is_empty() { { fact("unscored", format!("{} (no response)", r.unscored.len())) } }
+            { fact("run", format!("{} · {} · {} retried · figeval {}",
+                r.run.started_at.clone().unwrap_or_else(|| "start unknown".into()),
+                format::seconds(r.run.duration_s), r.run.retries, r.run.tool_version)) }
+        </dl>
+    }
+}
+
+/// The view.
+#[function_component(ReportView)]
+pub fn report_view(props: &ReportViewProps) -> Html {
+    let Some(open) = &props.open else {
+        return html! {
+            <section class="card empty" data-testid="no-report">
+                <h2>{ "No report yet" }</h2>
+                <p>{ "Run live against a deployment, score saved responses, open a report file, or open a share link." }</p>
+            </section>
+        };
+    };
+    let report = open.report.clone();
+    let r = &*report;
+    let stem = format::file_stem(&r.corpus_id);
+    let download_report = {
+        let report = report.clone();
+        let name = format!("figeval-report-{stem}.json");
+        Callback::from(move |_: MouseEvent| {
+            browser::download(&name, "application/json", &(report.to_json_pretty() + "\n"))
+        })
+    };
+    let download_capture = props.capture.clone().map(|c| {
+        let name = format!("figeval-capture-{stem}.jsonl");
+        Callback::from(move |_: MouseEvent| browser::download(&name, "application/x-ndjson", &c))
+    });
+    let compare_as = |slot: Slot| {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::SetCompare {
+                slot,
+                name: "current report".into(),
+                text: None,
+            })
+        })
+    };
+    let s = &r.summary;
+    let headline = Metric::PageHitAt3;
+    html! {
+        <div class="report" data-testid="report-view">
+            <section class="card">
+                <div class="report-top">
+                    <div class="headline-block" data-testid="headline">
+                        <div class="headline-label">{ "page_hit_at_3 — overall" }</div>
+                        <div class="headline-value">{ format::rate(s.rate(headline)) }</div>
+                        <div class="headline-hits">{ format!("{} of {} questions had a top-3 match on an expected page", s.hits(headline), s.n) }</div>
+                    </div>
+                    <div class="side-metrics">
+                        { for TABLE_METRICS.iter().skip(1).map(|&m| html! {
+                            <div class="side-metric" title={metric_question(m)}>
+                                <span class="side-label">{ metric_label(m) }</span>
+                                <span class="side-value">{ format::rate(s.rate(m)) }</span>
+                                <span class="hits">{ format::hits(s.hits(m), s.n) }</span>
+                            </div>
+                        }) }
+                        <div class="side-metric" title="mean of 1 / rank of the first match on an expected page">
+                            <span class="side-label">{ "MRR" }</span>
+                            <span class="side-value">{ format::rate(s.page_mrr) }</span>
+                        </div>
+                    </div>
+                </div>
+                { facts(r, &open.name) }
+                <div class="row wrap actions">
+                    <button data-testid="download-report" onclick={download_report}>{ "Download report (.json)" }</button>
+                    if let Some(cb) = download_capture {
+                        <button data-testid="download-report-capture" onclick={cb}>{ "Download capture (.jsonl)" }</button>
+                    }
+                    <button data-testid="compare-as-before" onclick={compare_as(Slot::Before)}>{ "Compare: use as before" }</button>
+                    <button data-testid="compare-as-after" onclick={compare_as(Slot::After)}>{ "Compare: use as after" }</button>
+                </div>
+                <SharePanel report={report.clone()} />
+            </section>
+            <section class="card" aria-labelledby="groups-h">
+                <h2 id="groups-h">{ "By group" }</h2>
+                <GroupTable report={report.clone()} />
+                <p class="muted small legend-text">
+                    { "Each cell: rate (hits/n). page_hit_at_3 is the headline; precise_page_hit_at_3 leaves out matches wider than " }
+                    { format::span(r.max_precise_span_pages) }
+                    { "; figure_chunk_at_3 counts only described figure chunks; the prose group is the non-figure control." }
+                </p>
+                <BarChart report={report.clone()} />
+            </section>
+            if !r.unscored.is_empty() {
+                <section class="card warn-card" data-testid="unscored">
+                    <h2>{ format!("Unscored: {} item(s) had no response", r.unscored.len()) }</h2>
+                    <ul>{ for r.unscored.iter().map(|q| html! { <li>{ q.clone() }</li> }) }</ul>
+                </section>
+            }
+            <ItemsList report={report.clone()} />
+        </div>
+    }
+}

@@ -1,0 +1,91 @@
+//! The live run: start, progress, cancel, and after a stop the kept capture and resume.
+
+use yew::prelude::*;
+
+use crate::state::{LiveRun, RunStatus};
+
+/// Props of [`RunPanel`].
+#[derive(Properties, PartialEq)]
+pub struct RunPanelProps {
+    /// The run.
+    pub run: LiveRun,
+    /// Why a run cannot start now, if it cannot.
+    pub blocked: Option<String>,
+    /// Start a new run.
+    pub on_run: Callback<()>,
+    /// Ask only for the items not answered yet.
+    pub on_resume: Callback<()>,
+    /// Stop the run.
+    pub on_cancel: Callback<()>,
+    /// Download what was received.
+    pub on_download_capture: Callback<()>,
+    /// Forget the stopped run.
+    pub on_discard: Callback<()>,
+}
+
+/// The run card.
+#[function_component(RunPanel)]
+pub fn run_panel(props: &RunPanelProps) -> Html {
+    let run = &props.run;
+    let running = run.status == RunStatus::Running;
+    let (done, total) = (run.done(), run.total());
+    let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
+    let status = match run.status {
+        RunStatus::Idle => "not started".to_string(),
+        RunStatus::Running => "running…".to_string(),
+        RunStatus::Cancelled => "cancelled".to_string(),
+        RunStatus::Failed => "stopped by a failure".to_string(),
+        RunStatus::Finished => "finished".to_string(),
+    };
+    let status_class = match run.status {
+        RunStatus::Failed => "miss",
+        RunStatus::Finished => "hit",
+        RunStatus::Cancelled => "warn",
+        _ => "neutral",
+    };
+    html! {
+        <section class="card" aria-labelledby="run-h">
+            <h2 id="run-h"><span class="step">{"3"}</span>{ "Run live" }</h2>
+            <div class="row wrap">
+                <button class="primary" data-testid="run-live" onclick={click(&props.on_run)}
+                        disabled={running || props.blocked.is_some()}>{ "Run live" }</button>
+                <button data-testid="cancel-run" onclick={click(&props.on_cancel)} disabled={!running}>
+                    { "Cancel" }</button>
+                if run.can_resume() {
+                    <button data-testid="resume-run" onclick={click(&props.on_resume)}
+                            disabled={props.blocked.is_some()}>
+                        { format!("Resume ({} left)", total - done) }</button>
+                }
+                if run.has_capture() && !running {
+                    <button data-testid="download-capture" onclick={click(&props.on_download_capture)}>
+                        { "Download capture (.jsonl)" }</button>
+                }
+                if run.can_resume() {
+                    <button class="ghost" data-testid="discard-run" onclick={click(&props.on_discard)}>
+                        { "Discard" }</button>
+                }
+            </div>
+            if let Some(why) = &props.blocked {
+                if !running {
+                    <p class="field-error" data-testid="run-blocked">{ format!("Cannot run: {why}.") }</p>
+                }
+            }
+            <div class="progress" data-testid="progress" data-done={done.to_string()}
+                 data-total={total.to_string()} data-hits={run.hits.to_string()}
+                 data-status={status.clone()}>
+                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+                <span class="progress-text">
+                    <strong>{ format!("{done}/{total}") }</strong>{ " answered · " }
+                    <strong>{ run.hits }</strong>{ " hit at 3 so far" }
+                    if run.retries > 0 { { format!(" · {} retried", run.retries) } }
+                    { " · " }<span class={classes!("badge", status_class)}>{ status }</span>
+                </span>
+            </div>
+            if matches!(run.status, RunStatus::Cancelled | RunStatus::Failed) && done < total {
+                <p class="muted small">{ format!(
+                    "{done} of {total} responses are kept. Resume asks only for the other {}; \
+                     the capture can be scored offline later.", total - done) }</p>
+            }
+        </section>
+    }
+}

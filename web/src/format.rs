@@ -1,0 +1,245 @@
+//! Pure text formatting for the views. Nothing here computes a metric: rates, hits and
+//! p-values come from `figeval` and are only laid out.
+
+/// A rate as reports are read: four decimals (`0.5833`).
+pub fn rate(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+/// A hit count out of n: `(7/12)`.
+pub fn hits(hits: u64, n: u64) -> String {
+    format!("({hits}/{n})")
+}
+
+/// A delta with its sign (`+0.1000`, `-0.0500`, `0.0000`).
+pub fn signed(x: f64) -> String {
+    if x > 0.0 {
+        format!("+{x:.4}")
+    } else if x < 0.0 {
+        format!("{x:.4}")
+    } else {
+        "0.0000".to_string()
+    }
+}
+
+/// A p-value: four decimals, or scientific notation when tiny.
+pub fn p_value(p: f64) -> String {
+    if p >= 0.001 || p == 0.0 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
+/// A list of pages: `p. 72` or `pp. 72, 73`.
+pub fn pages(pages: &[u32]) -> String {
+    let list = pages
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if pages.len() == 1 {
+        format!("p. {list}")
+    } else {
+        format!("pp. {list}")
+    }
+}
+
+/// The pages a match cites: `p. 72`, `pp. 71–83`, or that it cites none.
+pub fn cited(start: Option<u32>, end: Option<u32>) -> String {
+    match (start, end) {
+        (Some(s), Some(e)) if s == e => format!("p. {s}"),
+        (Some(s), Some(e)) => format!("pp. {s}–{e}"),
+        _ => "cites no page".to_string(),
+    }
+}
+
+/// A span in pages: `1 page`, `13 pages`.
+pub fn span(pages: u32) -> String {
+    if pages == 1 {
+        "1 page".to_string()
+    } else {
+        format!("{pages} pages")
+    }
+}
+
+/// A duration in seconds, to a tenth.
+pub fn seconds(s: f64) -> String {
+    format!("{s:.1} s")
+}
+
+/// The first `chars` characters of `s` (characters, not bytes), with `…` when cut.
+pub fn start(s: &str, chars: usize) -> String {
+    match s.char_indices().nth(chars) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
+/// One chip of a match's cited pages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chip {
+    /// A page, and whether it is one of the item's expected pages.
+    Page {
+        /// The page number.
+        page: u32,
+        /// Whether the item expects it.
+        expected: bool,
+    },
+    /// Pages left out between two chips.
+    Gap(u32),
+}
+
+/// The chips for the pages `start..=end`: every page of a short span; for a wide blob the
+/// first and last pages and every expected page inside, with the gaps counted.
+pub fn page_chips(start: u32, end: u32, expected: &[u32], max_chips: u32) -> Vec<Chip> {
+    let chip = |page: u32| Chip::Page {
+        page,
+        expected: expected.contains(&page),
+    };
+    if end < start {
+        return Vec::new();
+    }
+    if end - start < max_chips {
+        return (start..=end).map(chip).collect();
+    }
+    let mut shown: Vec<u32> = vec![start, end];
+    shown.extend(
+        expected
+            .iter()
+            .copied()
+            .filter(|p| (start..=end).contains(p)),
+    );
+    shown.sort_unstable();
+    shown.dedup();
+    let mut out = Vec::new();
+    let mut prev: Option<u32> = None;
+    for p in shown {
+        if let Some(q) = prev {
+            if p > q + 1 {
+                out.push(Chip::Gap(p - q - 1));
+            }
+        }
+        out.push(chip(p));
+        prev = Some(p);
+    }
+    out
+}
+
+/// A safe file-name fragment: letters, digits, `-` and `_`; anything else becomes `-`.
+pub fn file_stem(s: &str) -> String {
+    let stem: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(60)
+        .collect();
+    if stem.is_empty() {
+        "report".into()
+    } else {
+        stem
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_show_four_decimals_like_the_reports() {
+        assert_eq!(rate(0.5833), "0.5833");
+        assert_eq!(rate(0.5), "0.5000");
+        assert_eq!(rate(1.0), "1.0000");
+        assert_eq!(hits(7, 12), "(7/12)");
+    }
+
+    #[test]
+    fn deltas_carry_their_sign_and_zero_has_none() {
+        assert_eq!(signed(0.1), "+0.1000");
+        assert_eq!(signed(-0.05), "-0.0500");
+        assert_eq!(signed(0.0), "0.0000");
+        assert_eq!(signed(-0.0), "0.0000");
+    }
+
+    #[test]
+    fn tiny_p_values_switch_to_scientific_notation() {
+        assert_eq!(p_value(1.0), "1.0000");
+        assert_eq!(p_value(0.0312), "0.0312");
+        assert_eq!(p_value(0.000012), "1.20e-5");
+    }
+
+    #[test]
+    fn cited_pages_read_naturally() {
+        assert_eq!(cited(Some(72), Some(72)), "p. 72");
+        assert_eq!(cited(Some(71), Some(83)), "pp. 71–83");
+        assert_eq!(cited(None, None), "cites no page");
+        assert_eq!(pages(&[72]), "p. 72");
+        assert_eq!(pages(&[72, 73]), "pp. 72, 73");
+        assert_eq!(span(1), "1 page");
+        assert_eq!(span(13), "13 pages");
+    }
+
+    #[test]
+    fn a_short_span_shows_every_page_with_expected_ones_marked() {
+        let chips = page_chips(71, 73, &[72], 8);
+        assert_eq!(
+            chips,
+            vec![
+                Chip::Page {
+                    page: 71,
+                    expected: false
+                },
+                Chip::Page {
+                    page: 72,
+                    expected: true
+                },
+                Chip::Page {
+                    page: 73,
+                    expected: false
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_wide_blob_shows_its_ends_and_expected_pages_with_gaps_counted() {
+        let chips = page_chips(60, 80, &[72, 99], 8);
+        assert_eq!(
+            chips,
+            vec![
+                Chip::Page {
+                    page: 60,
+                    expected: false
+                },
+                Chip::Gap(11),
+                Chip::Page {
+                    page: 72,
+                    expected: true
+                },
+                Chip::Gap(7),
+                Chip::Page {
+                    page: 80,
+                    expected: false
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn text_is_cut_by_characters_not_bytes() {
+        assert_eq!(start("ééé", 2), "éé…");
+        assert_eq!(start("abc", 3), "abc");
+    }
+
+    #[test]
+    fn file_names_keep_only_safe_characters() {
+        assert_eq!(file_stem("octave-manual"), "octave-manual");
+        assert_eq!(file_stem("../x y"), "---x-y");
+        assert_eq!(file_stem(""), "report");
+    }
+}

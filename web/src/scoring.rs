@@ -1,0 +1,199 @@
+//! Turning responses into a report, through `figeval` only: a live run's envelopes and an
+//! offline capture go through the same [`figeval::Pairing`] the command line uses, so the
+//! numbers in the browser are the command line's numbers.
+
+use figeval::{CaptureErrors, Dataset, Pairing, Report, ReportHeader, RunInfo, ScoreConfig};
+
+use crate::settings::RunConfig;
+
+/// When and how long a run went, filled in by the shell (the scoring core has no clock).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunFacts {
+    /// RFC 3339 start time, when known.
+    pub started_at: Option<String>,
+    /// Seconds.
+    pub duration_s: f64,
+    /// Retried requests.
+    pub retries: u64,
+}
+
+fn run_info(source: &str, facts: &RunFacts) -> RunInfo {
+    RunInfo {
+        tool_version: figeval::VERSION.to_string(),
+        started_at: facts.started_at.clone(),
+        duration_s: facts.duration_s,
+        retries: facts.retries,
+        source: source.to_string(),
+    }
+}
+
+/// Scores a capture in any form of SPEC §6. The report's base URL, top_k and cache mode are
+/// the ones the capture recorded (when every response recorded the same ones).
+pub fn score_capture(
+    dataset: &Dataset,
+    text: &str,
+    allow_missing: bool,
+    max_precise_span_pages: u32,
+    source: &str,
+    facts: &RunFacts,
+) -> Result<Report, CaptureErrors> {
+    let config = ScoreConfig {
+        max_precise_span_pages,
+    };
+    let mut pairing = Pairing::new(dataset, config);
+    pairing.add_text(text);
+    let scored = pairing.finish(allow_missing)?;
+    let header = ReportHeader {
+        corpus_id: dataset.corpus_id.clone(),
+        base_url: scored.request.base_url,
+        top_k: scored.request.top_k,
+        cache_mode: scored.request.cache_mode,
+        max_precise_span_pages,
+    };
+    Ok(Report::build(
+        header,
+        scored.records,
+        scored.unscored,
+        run_info(source, facts),
+    ))
+}
+
+/// Scores the envelopes of a live run (one per item, in dataset order).
+pub fn score_live<'a>(
+    dataset: &Dataset,
+    lines: impl IntoIterator<Item = &'a str>,
+    config: &RunConfig,
+    facts: &RunFacts,
+) -> Result<Report, CaptureErrors> {
+    let mut pairing = Pairing::new(
+        dataset,
+        ScoreConfig {
+            max_precise_span_pages: config.max_precise_span_pages,
+        },
+    );
+    for (i, line) in lines.into_iter().enumerate() {
+        pairing.add_line(i + 1, line);
+    }
+    let scored = pairing.finish(false)?;
+    let header = ReportHeader {
+        corpus_id: dataset.corpus_id.clone(),
+        base_url: Some(config.base_url.clone()),
+        top_k: Some(config.top_k),
+        cache_mode: Some(config.cache_mode),
+        max_precise_span_pages: config.max_precise_span_pages,
+    };
+    Ok(Report::build(
+        header,
+        scored.records,
+        scored.unscored,
+        run_info("live", facts),
+    ))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::search::envelope_line;
+    use crate::settings::Settings;
+    use figeval::Metric;
+    use serde_json::json;
+
+    pub(crate) fn dataset() -> Dataset {
+        Dataset::parse(
+            &json!({
+                "corpus_id": "demo",
+                "items": [
+                    {"question": "Where is the chart?", "expected_pages": [4],
+                     "figure_ref": "Figure 1", "kind": "locate", "tags": ["figure"]},
+                    {"question": "What does the curve show?", "expected_pages": [9],
+                     "figure_ref": "Figure 2", "kind": "content", "tags": ["figure"]},
+                    {"question": "Where is the prose?", "expected_pages": [2],
+                     "figure_ref": "Section 1", "kind": "locate", "tags": ["prose"]}
+                ]
+            })
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    pub(crate) fn body(query: &str, pages: &[(u32, u32)]) -> serde_json::Value {
+        let matches: Vec<_> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, (s, e))| {
+                json!({"chunk_id": i, "content": "…", "score": 1.0,
+                       "metadata": {"chunk_kind": "text"},
+                       "provenance": {"page_start": s, "page_end": e}})
+            })
+            .collect();
+        json!({"query": query, "matches": matches})
+    }
+
+    #[test]
+    fn bare_bodies_one_per_line_are_paired_by_query() {
+        let d = dataset();
+        let text = [
+            body("Where is the chart?", &[(4, 4)]),
+            body(
+                "What does the curve show?",
+                &[(1, 1), (2, 2), (3, 3), (9, 9)],
+            ),
+            body("Where is the prose?", &[(2, 2)]),
+        ]
+        .iter()
+        .map(|b| b.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+        let r = score_capture(&d, &text, false, 3, "pasted", &RunFacts::default()).unwrap();
+        assert_eq!(r.summary.n, 3);
+        assert_eq!(r.summary.hits(Metric::PageHitAt3), 2);
+        assert_eq!(r.summary.hits(Metric::PageHitAt5), 3);
+        assert_eq!(r.base_url, None);
+        assert_eq!(r.run.source, "pasted");
+    }
+
+    #[test]
+    fn a_missing_response_is_an_error_unless_allowed() {
+        let d = dataset();
+        let text = body("Where is the chart?", &[(4, 4)]).to_string();
+        let err = score_capture(&d, &text, false, 3, "x", &RunFacts::default()).unwrap_err();
+        assert!(err.to_string().contains("2 item(s) with no response"));
+        let r = score_capture(&d, &text, true, 3, "x", &RunFacts::default()).unwrap();
+        assert_eq!(r.summary.n, 1);
+        assert_eq!(r.unscored.len(), 2);
+    }
+
+    #[test]
+    fn a_live_run_scores_like_its_capture_read_back() {
+        let d = dataset();
+        let config = Settings::default().validate().unwrap();
+        let lines: Vec<String> = d
+            .items
+            .iter()
+            .map(|it| envelope_line(&it.question, &config, &body(&it.question, &[(4, 9)]).to_string()))
+            .collect();
+        let live = score_live(
+            &d,
+            lines.iter().map(String::as_str),
+            &config,
+            &RunFacts::default(),
+        )
+        .unwrap();
+        let offline = score_capture(
+            &d,
+            &lines.join("\n"),
+            false,
+            3,
+            "capture.jsonl",
+            &RunFacts::default(),
+        )
+        .unwrap();
+        assert_eq!(live.summary, offline.summary);
+        assert_eq!(live.by_group, offline.by_group);
+        assert_eq!(live.per_item, offline.per_item);
+        // The capture recorded the search parameters, so offline scoring knows them too.
+        assert_eq!(offline.base_url.as_deref(), Some(config.base_url.as_str()));
+        assert_eq!(offline.top_k, Some(5));
+        assert_eq!(live.run.source, "live");
+    }
+}

@@ -1,0 +1,261 @@
+//! One search call of a live run, without the I/O: the request it sends, how its answer is
+//! judged (SPEC §2: failures are loud, and never scored as a miss), and the capture envelope
+//! that records it.
+
+use figeval::{Match, Response, ResponseProblem};
+use serde_json::{json, Value};
+
+use crate::format;
+use crate::settings::RunConfig;
+
+/// How many characters of an error body a message quotes.
+pub const BODY_QUOTE_CHARS: usize = 500;
+
+/// The search endpoint of a base URL.
+pub fn search_url(base_url: &str) -> String {
+    format!("{}/search", base_url.trim_end_matches('/'))
+}
+
+/// The request body: exactly `{"query", "repo_id", "top_k", "cache_mode"}`.
+pub fn request_body(question: &str, corpus_id: &str, config: &RunConfig) -> String {
+    json!({
+        "query": question,
+        "repo_id": corpus_id,
+        "top_k": config.top_k,
+        "cache_mode": config.cache_mode.name(),
+    })
+    .to_string()
+}
+
+/// A capture line: `{"question", "request": {"base_url", "top_k", "cache_mode"}, "response"}`,
+/// the envelope the command line writes. `body` must be valid JSON (as [`judge`] checked); a
+/// body on one line is embedded as received, one with line breaks is re-serialized compactly
+/// so the capture stays one search per line (as `figeval run --capture` does).
+pub fn envelope_line(question: &str, config: &RunConfig, body: &str) -> String {
+    let request = json!({
+        "base_url": config.base_url,
+        "top_k": config.top_k,
+        "cache_mode": config.cache_mode.name(),
+    });
+    let trimmed = body.trim();
+    let response = if trimmed.contains(['\n', '\r']) {
+        serde_json::from_str::<Value>(trimmed)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|_| trimmed.to_string())
+    } else {
+        trimmed.to_string()
+    };
+    format!(
+        "{{\"question\":{},\"request\":{request},\"response\":{response}}}",
+        Value::from(question)
+    )
+}
+
+/// Why one search failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The request never got an answer (connection refused, DNS, CORS refused…).
+    Transport(String),
+    /// No answer within the timeout.
+    Timeout {
+        /// The timeout, in milliseconds.
+        ms: u32,
+    },
+    /// A non-2xx status.
+    Status {
+        /// The status code.
+        status: u16,
+        /// The status text, possibly empty.
+        status_text: String,
+        /// The start of the body.
+        body: String,
+    },
+    /// The body is not JSON.
+    NotJson {
+        /// Where and what, from the parser.
+        error: String,
+        /// The start of the body.
+        body: String,
+    },
+    /// JSON, but not a response that can be scored.
+    Problem(ResponseProblem),
+}
+
+impl Failure {
+    /// Whether a retry may help: 429, 502, 503, 504 and connection errors only (SPEC §2).
+    pub fn retryable(&self) -> bool {
+        match self {
+            Failure::Transport(_) => true,
+            Failure::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
+            _ => false,
+        }
+    }
+
+    /// The message shown when the run stops: names the question and says what went wrong.
+    pub fn message(&self, question: &str, url: &str) -> String {
+        let what = match self {
+            Failure::Transport(e) => format!(
+                "could not reach {url} ({e}). Is the deployment running, and does it allow \
+                 this page's origin (CORS)?"
+            ),
+            Failure::Timeout { ms } => format!(
+                "no response from {url} within {}",
+                format::seconds(f64::from(*ms) / 1000.0)
+            ),
+            Failure::Status {
+                status,
+                status_text,
+                body,
+            } => {
+                let text = if status_text.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {status_text}")
+                };
+                if body.is_empty() {
+                    format!("{url} answered HTTP {status}{text} with an empty body")
+                } else {
+                    format!("{url} answered HTTP {status}{text}: {body}")
+                }
+            }
+            Failure::NotJson { error, body } => {
+                format!("the response is not JSON ({error}); it starts: {body}")
+            }
+            Failure::Problem(p) => p.to_string(),
+        };
+        format!("The search for question {question:?} failed: {what}")
+    }
+}
+
+/// A search that succeeded: the body (kept for the capture) and its matches.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The body as received (valid JSON).
+    pub body: String,
+    /// The matches as scoring reads them.
+    pub matches: Vec<Match>,
+}
+
+/// Judges an HTTP answer: status, then JSON, then `figeval::Response::parse`.
+pub fn judge(status: u16, status_text: &str, text: &str) -> Result<Answer, Failure> {
+    if !(200..300).contains(&status) {
+        return Err(Failure::Status {
+            status,
+            status_text: status_text.to_string(),
+            body: format::start(text, BODY_QUOTE_CHARS),
+        });
+    }
+    let not_json = |e: serde_json::Error| Failure::NotJson {
+        error: e.to_string(),
+        body: format::start(text, 200),
+    };
+    let response = Response::parse(text).map_err(not_json)?;
+    let matches = response.matches.map_err(Failure::Problem)?;
+    Ok(Answer {
+        body: text.to_string(),
+        matches,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    fn config() -> RunConfig {
+        Settings::default().validate().unwrap()
+    }
+
+    #[test]
+    fn the_request_body_has_exactly_the_four_keys_in_order() {
+        let body = request_body("Q?", "octave-manual", &config());
+        assert_eq!(
+            body,
+            r#"{"query":"Q?","repo_id":"octave-manual","top_k":5,"cache_mode":"bypass"}"#
+        );
+    }
+
+    #[test]
+    fn the_search_url_appends_search_to_the_base() {
+        assert_eq!(search_url("http://h/api"), "http://h/api/search");
+        assert_eq!(search_url("http://h/api/"), "http://h/api/search");
+    }
+
+    #[test]
+    fn an_envelope_is_one_line_holding_the_body_as_received() {
+        let body = r#"{"query":"Q?","latency_ms":3.50,"matches":[]}"#;
+        let line = envelope_line("Q?", &config(), body);
+        assert_eq!(
+            line,
+            r#"{"question":"Q?","request":{"base_url":"http://127.0.0.1:58012/api","top_k":5,"cache_mode":"bypass"},"response":{"query":"Q?","latency_ms":3.50,"matches":[]}}"#
+        );
+    }
+
+    #[test]
+    fn a_pretty_printed_body_is_folded_onto_one_line() {
+        let body = "{\n  \"query\": \"Q?\",\n  \"matches\": []\n}\n";
+        let line = envelope_line("Q \"quoted\"", &config(), body);
+        assert!(!line.contains('\n'));
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["question"], "Q \"quoted\"");
+        assert_eq!(v["response"]["query"], "Q?");
+    }
+
+    #[test]
+    fn a_server_error_quotes_the_status_and_the_first_500_characters() {
+        let long = "x".repeat(900);
+        let f = judge(500, "Internal Server Error", &long).unwrap_err();
+        assert!(!f.retryable());
+        let msg = f.message("Which figure?", "http://h/api/search");
+        assert!(msg.contains("\"Which figure?\""));
+        assert!(msg.contains("HTTP 500 Internal Server Error"));
+        assert!(msg.contains(&"x".repeat(500)));
+        assert!(!msg.contains(&"x".repeat(501)));
+    }
+
+    #[test]
+    fn only_overload_statuses_and_connection_errors_are_retried() {
+        for s in [429, 502, 503, 504] {
+            assert!(judge(s, "", "").unwrap_err().retryable(), "{s}");
+        }
+        for s in [400, 404, 422, 500] {
+            assert!(!judge(s, "", "").unwrap_err().retryable(), "{s}");
+        }
+        assert!(Failure::Transport("TypeError".into()).retryable());
+        assert!(!Failure::Timeout { ms: 1 }.retryable());
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_a_failure_not_a_miss() {
+        let f = judge(200, "OK", "<html>oops</html>").unwrap_err();
+        assert!(matches!(f, Failure::NotJson { .. }));
+        assert!(f.message("Q", "u").contains("not JSON"));
+    }
+
+    #[test]
+    fn a_body_without_matches_lists_its_keys() {
+        let f = judge(200, "OK", r#"{"detail":"nope","query":"Q"}"#).unwrap_err();
+        let msg = f.message("Q", "u");
+        assert!(msg.contains("no `matches` array"), "{msg}");
+        assert!(msg.contains("detail, query"), "{msg}");
+    }
+
+    #[test]
+    fn a_match_that_is_not_an_object_names_its_rank() {
+        let f = judge(200, "OK", r#"{"matches":[{}, 3]}"#).unwrap_err();
+        assert!(f.message("Q", "u").contains("rank 2"));
+    }
+
+    #[test]
+    fn a_good_answer_keeps_the_body_and_reads_the_matches() {
+        let a = judge(
+            200,
+            "OK",
+            r#"{"matches":[{"chunk_id":7,"provenance":{"page_start":3,"page_end":4}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(a.matches.len(), 1);
+        assert_eq!(a.matches[0].chunk_id, "7");
+        assert!(a.body.contains("\"chunk_id\":7"));
+    }
+}

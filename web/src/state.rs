@@ -1,0 +1,891 @@
+//! The app's state and its reducer. Everything that changes together — the dataset, the run,
+//! the report on show, the banner — is one value changed by [`Action`]s, so the reducer is a
+//! pure function with ordinary unit tests. The shells (components, the live runner) do the I/O
+//! and dispatch what happened.
+
+use std::rc::Rc;
+
+use figeval::{Dataset, Report};
+use yew::Reducible;
+
+use crate::datasets;
+use crate::scoring::{self, RunFacts};
+use crate::settings::{RunConfig, Settings};
+use crate::shared::Shared;
+
+/// The page on show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Dataset, deployment, live run and offline scoring.
+    Workbench,
+    /// The report view.
+    Report,
+    /// Before/after comparison.
+    Compare,
+}
+
+/// A message at the top of the page (`error-banner`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    /// One line saying what failed.
+    pub title: String,
+    /// The full message, shown as text.
+    pub detail: String,
+}
+
+/// Where a live run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    /// No run for this dataset yet.
+    Idle,
+    /// Searches are in flight.
+    Running,
+    /// The user stopped it; what was received is kept.
+    Cancelled,
+    /// A search failed; what was received is kept.
+    Failed,
+    /// Every item answered and the report was built.
+    Finished,
+}
+
+/// A live run: its capture so far (one envelope per item, `None` until answered).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveRun {
+    /// Increases with every start, so a cancelled run's late answers are ignored.
+    pub id: u64,
+    /// Where it is.
+    pub status: RunStatus,
+    /// The settings the capture was collected with.
+    pub config: Option<RunConfig>,
+    /// One capture line per dataset item, in dataset order.
+    pub lines: Rc<Vec<Option<Rc<str>>>>,
+    /// Items whose answer hit on page_hit_at_3 so far.
+    pub hits: usize,
+    /// When the first segment started (RFC 3339).
+    pub started_at: Option<String>,
+    /// Seconds spent in finished segments.
+    pub elapsed_s: f64,
+    /// When the running segment started (ms since the epoch).
+    pub segment_started_ms: f64,
+    /// Retried requests.
+    pub retries: u64,
+    /// Why it stopped, when it failed.
+    pub failure: Option<String>,
+}
+
+impl LiveRun {
+    fn new(items: usize) -> LiveRun {
+        LiveRun {
+            id: 0,
+            status: RunStatus::Idle,
+            config: None,
+            lines: Rc::new(vec![None; items]),
+            hits: 0,
+            started_at: None,
+            elapsed_s: 0.0,
+            segment_started_ms: 0.0,
+            retries: 0,
+            failure: None,
+        }
+    }
+
+    /// Items answered.
+    pub fn done(&self) -> usize {
+        self.lines.iter().filter(|l| l.is_some()).count()
+    }
+
+    /// Items in the dataset.
+    pub fn total(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Dataset indices not answered yet, in dataset order.
+    pub fn pending(&self) -> Vec<usize> {
+        (0..self.lines.len())
+            .filter(|&i| self.lines[i].is_none())
+            .collect()
+    }
+
+    /// Whether any answer was received (so there is a capture to download).
+    pub fn has_capture(&self) -> bool {
+        self.lines.iter().any(Option::is_some)
+    }
+
+    /// Whether a stopped run can be resumed.
+    pub fn can_resume(&self) -> bool {
+        matches!(self.status, RunStatus::Cancelled | RunStatus::Failed)
+            && self.done() < self.total()
+            && self.config.is_some()
+    }
+
+    /// The capture received so far: JSON Lines of envelopes, in dataset order.
+    pub fn capture_text(&self) -> String {
+        let mut out = String::new();
+        for line in self.lines.iter().flatten() {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn stop_segment(&mut self, now_ms: f64) {
+        self.elapsed_s += ((now_ms - self.segment_started_ms) / 1000.0).max(0.0);
+    }
+}
+
+/// Which side of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The baseline.
+    Before,
+    /// The change.
+    After,
+}
+
+/// A report and what it is called (its file, `live`, `share link`…).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenReport {
+    /// Where it came from.
+    pub name: Rc<str>,
+    /// The report.
+    pub report: Shared<Report>,
+}
+
+impl OpenReport {
+    fn new(name: &str, report: Report) -> OpenReport {
+        OpenReport {
+            name: name.into(),
+            report: Shared::new(report),
+        }
+    }
+}
+
+/// The whole app state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppState {
+    /// The page on show.
+    pub view: View,
+    /// The dataset's JSON text (`dataset-input`).
+    pub dataset_text: Rc<str>,
+    /// Where the dataset text came from.
+    pub dataset_source: Rc<str>,
+    /// The dataset, when the text is valid.
+    pub dataset: Option<Shared<Dataset>>,
+    /// Every validation error, worded by `figeval::Dataset::parse`.
+    pub dataset_errors: Rc<Vec<String>>,
+    /// The deployment settings form.
+    pub settings: Settings,
+    /// The live run for the current dataset.
+    pub run: LiveRun,
+    /// Pasted or dropped responses (`responses-input`).
+    pub responses_text: Rc<str>,
+    /// Where the responses came from.
+    pub responses_source: Rc<str>,
+    /// Score the answered items and list the rest as unscored.
+    pub allow_missing: bool,
+    /// The report on show.
+    pub report: Option<OpenReport>,
+    /// The capture the report on show was scored from, when it was a live run.
+    pub report_capture: Option<Rc<str>>,
+    /// A failure to show.
+    pub banner: Option<Banner>,
+    /// The comparison's baseline.
+    pub before: Option<OpenReport>,
+    /// The comparison's change.
+    pub after: Option<OpenReport>,
+}
+
+/// Something that happened.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Show a page.
+    Show(View),
+    /// A dataset text arrived (bundled, file, URL).
+    LoadDataset {
+        /// Where it came from.
+        source: String,
+        /// Its text.
+        text: Rc<str>,
+    },
+    /// The dataset textarea was edited.
+    EditDataset(String),
+    /// The settings form changed.
+    Settings(Settings),
+    /// The responses textarea was edited.
+    EditResponses(String),
+    /// A responses file arrived.
+    LoadResponses {
+        /// Its name.
+        source: String,
+        /// Its text.
+        text: Rc<str>,
+    },
+    /// The "allow missing" box.
+    AllowMissing(bool),
+    /// Score the responses against the dataset.
+    ScoreOffline {
+        /// Now, RFC 3339.
+        started_at: String,
+    },
+    /// A live run (or its resume) started.
+    RunStarted {
+        /// The new run id.
+        id: u64,
+        /// Its settings.
+        config: RunConfig,
+        /// Whether it completes the stopped run's capture.
+        resume: bool,
+        /// Now, RFC 3339.
+        started_at: String,
+        /// Now, ms since the epoch.
+        now_ms: f64,
+    },
+    /// One item was answered.
+    Received {
+        /// The run.
+        id: u64,
+        /// The dataset index.
+        index: usize,
+        /// Its capture envelope.
+        line: Rc<str>,
+        /// Whether it hit on page_hit_at_3 (for the progress bar only).
+        hit: bool,
+    },
+    /// A request was retried.
+    Retried {
+        /// The run.
+        id: u64,
+    },
+    /// A search failed: the run stops.
+    RunFailed {
+        /// The run.
+        id: u64,
+        /// The message, naming the question.
+        message: String,
+        /// Now, ms since the epoch.
+        now_ms: f64,
+    },
+    /// The user cancelled.
+    RunCancelled {
+        /// The run.
+        id: u64,
+        /// Now, ms since the epoch.
+        now_ms: f64,
+    },
+    /// Every worker of the run is done.
+    RunFinished {
+        /// The run.
+        id: u64,
+        /// Now, ms since the epoch.
+        now_ms: f64,
+    },
+    /// Forget a stopped run's capture.
+    DiscardRun,
+    /// A report file arrived.
+    OpenReport {
+        /// Its name.
+        name: String,
+        /// Its text.
+        text: String,
+    },
+    /// The page was opened with (or navigated to) a `#report=` fragment.
+    OpenShareLink(String),
+    /// Put a report in a comparison slot: a file's text, or the current report when `None`.
+    SetCompare {
+        /// Which side.
+        slot: Slot,
+        /// Its name.
+        name: String,
+        /// The report file's text, or `None` for the report on show.
+        text: Option<String>,
+    },
+    /// Swap before and after.
+    SwapCompare,
+    /// Something failed outside the reducer (reading a file, fetching a URL).
+    Error {
+        /// What failed.
+        title: String,
+        /// Why.
+        detail: String,
+    },
+    /// Close the banner.
+    DismissBanner,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState::new(Settings::default())
+    }
+}
+
+impl AppState {
+    /// The state at start: remembered settings, the first bundled dataset.
+    pub fn new(settings: Settings) -> AppState {
+        let first = &datasets::BUNDLED[0];
+        let mut s = AppState {
+            view: View::Workbench,
+            dataset_text: "".into(),
+            dataset_source: "".into(),
+            dataset: None,
+            dataset_errors: Rc::new(Vec::new()),
+            settings,
+            run: LiveRun::new(0),
+            responses_text: "".into(),
+            responses_source: "pasted responses".into(),
+            allow_missing: false,
+            report: None,
+            report_capture: None,
+            banner: None,
+            before: None,
+            after: None,
+        };
+        s.set_dataset(&format!("bundled: {}", first.file), first.text.into());
+        s
+    }
+
+    fn set_dataset(&mut self, source: &str, text: Rc<str>) {
+        let (dataset, errors) = match Dataset::parse(&text) {
+            Ok(d) => (Some(Shared::new(d)), Vec::new()),
+            Err(e) => (None, e.0.iter().map(ToString::to_string).collect()),
+        };
+        let items = dataset.as_ref().map_or(0, |d| d.items.len());
+        self.dataset_text = text;
+        self.dataset_source = source.into();
+        self.dataset = dataset;
+        self.dataset_errors = Rc::new(errors);
+        let id = self.run.id;
+        self.run = LiveRun::new(items);
+        self.run.id = id;
+    }
+
+    fn banner(&mut self, title: &str, detail: impl Into<String>) {
+        self.banner = Some(Banner {
+            title: title.to_string(),
+            detail: detail.into(),
+        });
+    }
+
+    fn show_report(&mut self, report: OpenReport, capture: Option<Rc<str>>) {
+        self.report = Some(report);
+        self.report_capture = capture;
+        self.view = View::Report;
+    }
+
+    /// What a click on "run" (or "resume") would start: the settings and the items to ask.
+    pub fn plan_run(&self, resume: bool) -> Result<(RunConfig, Vec<usize>), String> {
+        let Some(dataset) = &self.dataset else {
+            return Err("load a valid dataset first".into());
+        };
+        if self.run.status == RunStatus::Running {
+            return Err("a run is already in progress".into());
+        }
+        let config = self.settings.validate().map_err(|errs| {
+            errs.iter()
+                .map(|e| e.message.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        if !resume {
+            return Ok((config, (0..dataset.items.len()).collect()));
+        }
+        if !self.run.can_resume() {
+            return Err("there is no stopped run to resume".into());
+        }
+        let kept = self
+            .run
+            .config
+            .as_ref()
+            .expect("a resumable run has settings");
+        if !kept.same_search(&config) {
+            return Err(format!(
+                "the settings changed since the run started; a resume must ask the same \
+                 deployment the same way (base URL {}, top_k {}, cache mode {}, max precise \
+                 span {}) — restore them, or start a new run",
+                kept.base_url, kept.top_k, kept.cache_mode, kept.max_precise_span_pages
+            ));
+        }
+        Ok((config, self.run.pending()))
+    }
+
+    fn finish_run(&mut self, now_ms: f64) {
+        self.run.stop_segment(now_ms);
+        let (Some(dataset), Some(config)) = (self.dataset.clone(), self.run.config.clone()) else {
+            return;
+        };
+        if self.run.done() < self.run.total() {
+            self.run.status = RunStatus::Failed;
+            let msg = format!(
+                "the run ended with {} of {} items unanswered",
+                self.run.total() - self.run.done(),
+                self.run.total()
+            );
+            self.run.failure = Some(msg.clone());
+            self.banner("The live run stopped", msg);
+            return;
+        }
+        let facts = RunFacts {
+            started_at: self.run.started_at.clone(),
+            duration_s: (self.run.elapsed_s * 1000.0).round() / 1000.0,
+            retries: self.run.retries,
+        };
+        let lines = self.run.lines.clone();
+        match scoring::score_live(
+            &dataset,
+            lines.iter().flatten().map(|l| &**l),
+            &config,
+            &facts,
+        ) {
+            Ok(report) => {
+                self.run.status = RunStatus::Finished;
+                self.banner = None;
+                let capture: Rc<str> = self.run.capture_text().into();
+                self.show_report(OpenReport::new("live run", report), Some(capture));
+            }
+            Err(e) => {
+                self.run.status = RunStatus::Failed;
+                self.banner("The live run's responses cannot be scored", e.to_string());
+            }
+        }
+    }
+
+    /// Applies one action (the pure heart of the app).
+    pub fn apply(mut self, action: Action) -> AppState {
+        match action {
+            Action::Show(v) => self.view = v,
+            Action::LoadDataset { source, text } => {
+                if self.run.status == RunStatus::Running {
+                    self.banner("The dataset was not changed", "cancel the live run first");
+                } else {
+                    self.set_dataset(&source, text);
+                    self.view = View::Workbench;
+                }
+            }
+            Action::EditDataset(text) => {
+                if self.run.status != RunStatus::Running {
+                    self.set_dataset("pasted", text.into());
+                }
+            }
+            Action::Settings(s) => self.settings = s,
+            Action::EditResponses(text) => {
+                self.responses_text = text.into();
+                self.responses_source = "pasted responses".into();
+            }
+            Action::LoadResponses { source, text } => {
+                self.responses_text = text;
+                self.responses_source = source.into();
+            }
+            Action::AllowMissing(b) => self.allow_missing = b,
+            Action::ScoreOffline { started_at } => {
+                let Some(dataset) = self.dataset.clone() else {
+                    self.banner(
+                        "The responses cannot be scored",
+                        "load a valid dataset first: responses are paired to its questions",
+                    );
+                    return self;
+                };
+                let span = match self.settings.max_precise_span_pages() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.banner("The responses cannot be scored", e.message);
+                        return self;
+                    }
+                };
+                let facts = RunFacts {
+                    started_at: Some(started_at),
+                    ..RunFacts::default()
+                };
+                let source = self.responses_source.to_string();
+                match scoring::score_capture(
+                    &dataset,
+                    &self.responses_text,
+                    self.allow_missing,
+                    span,
+                    &source,
+                    &facts,
+                ) {
+                    Ok(report) => {
+                        self.banner = None;
+                        self.show_report(OpenReport::new(&source, report), None);
+                    }
+                    Err(e) => self.banner("The responses cannot be scored", e.to_string()),
+                }
+            }
+            Action::RunStarted {
+                id,
+                config,
+                resume,
+                started_at,
+                now_ms,
+            } => {
+                if !resume {
+                    self.run = LiveRun::new(self.run.total());
+                    self.run.started_at = Some(started_at);
+                }
+                self.run.id = id;
+                self.run.status = RunStatus::Running;
+                self.run.config = Some(config);
+                self.run.segment_started_ms = now_ms;
+                self.run.failure = None;
+                self.banner = None;
+            }
+            Action::Received {
+                id,
+                index,
+                line,
+                hit,
+            } => {
+                if id == self.run.id
+                    && self.run.status == RunStatus::Running
+                    && self.run.lines.get(index).is_some_and(Option::is_none)
+                {
+                    Rc::make_mut(&mut self.run.lines)[index] = Some(line);
+                    self.run.hits += usize::from(hit);
+                }
+            }
+            Action::Retried { id } => {
+                if id == self.run.id {
+                    self.run.retries += 1;
+                }
+            }
+            Action::RunFailed {
+                id,
+                message,
+                now_ms,
+            } => {
+                if id == self.run.id && self.run.status == RunStatus::Running {
+                    self.run.stop_segment(now_ms);
+                    self.run.status = RunStatus::Failed;
+                    self.run.failure = Some(message.clone());
+                    let kept = self.run.done();
+                    let total = self.run.total();
+                    self.banner(
+                        "The live run stopped",
+                        format!(
+                            "{message}\n\n{kept} of {total} responses were received and are kept: \
+                             download them as a capture, or fix the deployment and resume to \
+                             ask only for the other {}.",
+                            total - kept
+                        ),
+                    );
+                }
+            }
+            Action::RunCancelled { id, now_ms } => {
+                if id == self.run.id && self.run.status == RunStatus::Running {
+                    self.run.stop_segment(now_ms);
+                    self.run.status = RunStatus::Cancelled;
+                }
+            }
+            Action::RunFinished { id, now_ms } => {
+                if id == self.run.id && self.run.status == RunStatus::Running {
+                    self.finish_run(now_ms);
+                }
+            }
+            Action::DiscardRun => {
+                if self.run.status != RunStatus::Running {
+                    let id = self.run.id;
+                    self.run = LiveRun::new(self.run.total());
+                    self.run.id = id;
+                }
+            }
+            Action::OpenReport { name, text } => match Report::parse(&text) {
+                Ok(r) => {
+                    self.banner = None;
+                    self.show_report(OpenReport::new(&name, r), None);
+                }
+                Err(e) => self.banner(&format!("{name} is not a figeval report"), e),
+            },
+            Action::OpenShareLink(fragment) => match figeval::share::decode_fragment(&fragment) {
+                Ok(r) => {
+                    self.banner = None;
+                    self.show_report(OpenReport::new("share link", r), None);
+                }
+                Err(e) => self.banner("This share link cannot be opened", e.to_string()),
+            },
+            Action::SetCompare { slot, name, text } => {
+                let opened = match text {
+                    Some(text) => match Report::parse(&text) {
+                        Ok(r) => Some(OpenReport::new(&name, r)),
+                        Err(e) => {
+                            self.banner(&format!("{name} is not a figeval report"), e);
+                            None
+                        }
+                    },
+                    None => self.report.clone(),
+                };
+                if let Some(o) = opened {
+                    match slot {
+                        Slot::Before => self.before = Some(o),
+                        Slot::After => self.after = Some(o),
+                    }
+                    self.view = View::Compare;
+                }
+            }
+            Action::SwapCompare => std::mem::swap(&mut self.before, &mut self.after),
+            Action::Error { title, detail } => self.banner(&title, detail),
+            Action::DismissBanner => self.banner = None,
+        }
+        self
+    }
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new((*self).clone().apply(action))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoring::tests::{body, dataset};
+    use crate::search::envelope_line;
+    use figeval::Metric;
+
+    fn with_demo_dataset() -> AppState {
+        let text = dataset().to_value().to_string();
+        AppState::default().apply(Action::LoadDataset {
+            source: "demo.json".into(),
+            text: text.into(),
+        })
+    }
+
+    fn start(s: AppState, id: u64, resume: bool) -> AppState {
+        let config = s.settings.validate().unwrap();
+        s.apply(Action::RunStarted {
+            id,
+            config,
+            resume,
+            started_at: "2024-01-01T00:00:00.000Z".into(),
+            now_ms: 1000.0,
+        })
+    }
+
+    fn answer(s: AppState, id: u64, index: usize, pages: &[(u32, u32)]) -> AppState {
+        let q = s.dataset.as_ref().unwrap().items[index].question.clone();
+        let config = s.settings.validate().unwrap();
+        let line = envelope_line(&q, &config, &body(&q, pages).to_string());
+        s.apply(Action::Received {
+            id,
+            index,
+            line: line.into(),
+            hit: true,
+        })
+    }
+
+    #[test]
+    fn the_app_opens_on_a_valid_bundled_dataset() {
+        let s = AppState::default();
+        assert!(s.dataset.is_some(), "{:?}", s.dataset_errors);
+        assert!(s.dataset_source.starts_with("bundled: "));
+        assert_eq!(s.run.total(), s.dataset.as_ref().unwrap().items.len());
+    }
+
+    #[test]
+    fn an_invalid_dataset_lists_every_error_as_figeval_words_it() {
+        let text = r#"{"corpus_id": "", "items": [{"question": "q", "kind": "maybe"}]}"#;
+        let s = AppState::default().apply(Action::EditDataset(text.into()));
+        assert!(s.dataset.is_none());
+        let expected: Vec<String> = Dataset::parse(text)
+            .unwrap_err()
+            .0
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(expected.len() > 2);
+        assert_eq!(*s.dataset_errors, expected);
+    }
+
+    #[test]
+    fn a_complete_live_run_shows_its_report_and_keeps_its_capture() {
+        let mut s = start(with_demo_dataset(), 1, false);
+        for i in 0..3 {
+            s = answer(s, 1, i, &[(4, 4)]);
+        }
+        assert_eq!(s.run.done(), 3);
+        let s = s.apply(Action::RunFinished {
+            id: 1,
+            now_ms: 3500.0,
+        });
+        assert_eq!(s.run.status, RunStatus::Finished);
+        assert_eq!(s.view, View::Report);
+        let report = &s.report.as_ref().unwrap().report;
+        assert_eq!(report.summary.n, 3);
+        assert_eq!(report.summary.hits(Metric::PageHitAt3), 1);
+        assert_eq!(report.run.source, "live");
+        assert_eq!(report.run.duration_s, 2.5);
+        assert_eq!(s.report_capture.as_ref().unwrap().lines().count(), 3);
+    }
+
+    #[test]
+    fn a_failure_stops_the_run_keeps_what_was_received_and_names_the_question() {
+        let s = answer(start(with_demo_dataset(), 1, false), 1, 0, &[(4, 4)]);
+        let s = s.apply(Action::RunFailed {
+            id: 1,
+            message: "The search for question \"What does the curve show?\" failed: HTTP 500"
+                .into(),
+            now_ms: 2000.0,
+        });
+        assert_eq!(s.run.status, RunStatus::Failed);
+        let banner = s.banner.as_ref().unwrap();
+        assert!(banner.detail.contains("What does the curve show?"));
+        assert!(banner.detail.contains("1 of 3 responses"));
+        assert!(s.run.has_capture());
+        assert_eq!(s.run.capture_text().lines().count(), 1);
+        // Late answers of the stopped run are ignored.
+        let s = answer(s, 1, 1, &[(9, 9)]);
+        assert_eq!(s.run.done(), 1);
+    }
+
+    #[test]
+    fn a_resume_asks_only_for_the_rest_and_completes_the_same_capture() {
+        let s = answer(start(with_demo_dataset(), 1, false), 1, 1, &[(9, 9)]);
+        let s = s.apply(Action::RunCancelled {
+            id: 1,
+            now_ms: 2000.0,
+        });
+        assert!(s.run.can_resume());
+        let (_, pending) = s.plan_run(true).unwrap();
+        assert_eq!(pending, vec![0, 2]);
+        let mut s = start(s, 2, true);
+        assert_eq!(s.run.done(), 1, "a resume keeps the capture");
+        s = answer(s, 2, 0, &[(4, 4)]);
+        s = answer(s, 2, 2, &[(2, 2)]);
+        let s = s.apply(Action::RunFinished {
+            id: 2,
+            now_ms: 3000.0,
+        });
+        let report = &s.report.as_ref().unwrap().report;
+        assert_eq!(report.summary.hits(Metric::PageHitAt3), 3);
+        // 1 s before the cancel, 2 s after the resume.
+        assert_eq!(report.run.duration_s, 3.0);
+    }
+
+    #[test]
+    fn a_resume_with_other_search_settings_is_refused() {
+        let s = answer(start(with_demo_dataset(), 1, false), 1, 1, &[(9, 9)]);
+        let mut s = s.apply(Action::RunCancelled { id: 1, now_ms: 0.0 });
+        s.settings.top_k = "10".into();
+        let err = s.plan_run(true).unwrap_err();
+        assert!(err.contains("settings changed"), "{err}");
+        assert!(s.plan_run(false).is_ok(), "a new run is fine");
+    }
+
+    #[test]
+    fn a_run_is_refused_while_top_k_is_below_five() {
+        let mut s = with_demo_dataset();
+        s.settings.top_k = "3".into();
+        assert!(s.plan_run(false).unwrap_err().contains("page_hit_at_5"));
+    }
+
+    #[test]
+    fn offline_scoring_failure_shows_the_capture_errors_text() {
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses("not json\n".into()))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        let banner = s.banner.unwrap();
+        assert!(
+            banner.detail.starts_with("2 problems with the responses:"),
+            "{}",
+            banner.detail
+        );
+        assert!(banner.detail.contains("line 1, column 2: not JSON"));
+        assert!(banner.detail.contains("3 item(s) with no response"));
+        assert!(s.report.is_none());
+    }
+
+    #[test]
+    fn offline_scoring_opens_the_report_view() {
+        let d = dataset();
+        let text: String = d
+            .items
+            .iter()
+            .map(|it| body(&it.question, &[(2, 4)]).to_string() + "\n")
+            .collect();
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(text))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        assert_eq!(s.view, View::Report);
+        let r = &s.report.unwrap().report;
+        assert_eq!(r.summary.hits(Metric::PageHitAt3), 2);
+        assert_eq!(r.run.source, "pasted responses");
+    }
+
+    #[test]
+    fn a_corrupt_share_link_shows_a_message_and_keeps_the_state() {
+        let s = AppState::default().apply(Action::OpenShareLink("#report=%%%".into()));
+        assert!(s.report.is_none());
+        assert_eq!(s.banner.unwrap().title, "This share link cannot be opened");
+    }
+
+    #[test]
+    fn a_share_link_round_trips_a_report() {
+        let d = dataset();
+        let text: String = d
+            .items
+            .iter()
+            .map(|it| body(&it.question, &[(4, 4)]).to_string() + "\n")
+            .collect();
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(text))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        let report = s.report.clone().unwrap().report;
+        let fragment = figeval::share::fragment(&report).unwrap();
+        let opened = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
+        assert_eq!(*opened.report.unwrap().report, *report);
+    }
+
+    #[test]
+    fn the_current_report_can_be_compared_with_a_file() {
+        let d = dataset();
+        let text: String = d
+            .items
+            .iter()
+            .map(|it| body(&it.question, &[(4, 4)]).to_string() + "\n")
+            .collect();
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(text))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        let json = s.report.as_ref().unwrap().report.to_json_pretty();
+        let s = s
+            .apply(Action::SetCompare {
+                slot: Slot::Before,
+                name: "current".into(),
+                text: None,
+            })
+            .apply(Action::SetCompare {
+                slot: Slot::After,
+                name: "after.json".into(),
+                text: Some(json),
+            });
+        assert_eq!(s.view, View::Compare);
+        assert!(s.before.is_some() && s.after.is_some());
+        let s = s.apply(Action::SetCompare {
+            slot: Slot::After,
+            name: "bad.json".into(),
+            text: Some("{".into()),
+        });
+        assert!(s.banner.unwrap().title.contains("bad.json"));
+        assert_eq!(
+            &*s.after.unwrap().name,
+            "after.json",
+            "a bad file leaves the slot alone"
+        );
+    }
+
+    #[test]
+    fn the_dataset_cannot_change_under_a_running_run() {
+        let s = start(with_demo_dataset(), 1, false);
+        let s = s.apply(Action::EditDataset("{}".into()));
+        assert!(s.dataset.is_some());
+    }
+}
