@@ -85,16 +85,14 @@ impl Refsearch {
     /// Starts `refsearch` on a free loopback port with extra flags, and waits until it listens.
     pub fn start(extra: &[&str]) -> Refsearch {
         let mut child = Command::new(bin("refsearch"))
-            .args([
-                "--pdf",
-                octave_pdf(),
-                "--corpus-id",
-                "octave-manual",
-                "--figure-notes",
-                OCTAVE_NOTES,
-                "--listen",
-                "127.0.0.1:0",
-            ])
+            .args(["--pdf", octave_pdf(), "--corpus-id", "octave-manual"])
+            .args(["--listen", "127.0.0.1:0"])
+            // refsearch refuses notes it would not use.
+            .args(if extra.windows(2).any(|w| w == ["--figures", "off"]) {
+                &[][..]
+            } else {
+                &["--figure-notes", OCTAVE_NOTES][..]
+            })
             .args(extra)
             .current_dir(repo_root())
             .stderr(Stdio::piped())
