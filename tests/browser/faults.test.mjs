@@ -9,7 +9,7 @@ import {
   missing, serveDist, launch, openApp, setField, readGroupTable, fakeDeployment, searchBody,
 } from './support.mjs';
 
-const skip = missing();
+const skip = missing() || false;
 let site, browser;
 
 before(async () => {

@@ -10,7 +10,7 @@ import {
   assertTableMatchesReport, figevalReport, startRefsearch, scratch,
 } from './support.mjs';
 
-const skip = missing({ figeval: true, refsearch: true });
+const skip = missing({ figeval: true, refsearch: true }) || false;
 let site, browser, tmp;
 
 before(async () => {

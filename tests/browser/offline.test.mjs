@@ -9,7 +9,7 @@ import {
   assertTableMatchesReport, figevalReport, figeval, scratch, searchBody,
 } from './support.mjs';
 
-const skip = missing({ figeval: true });
+const skip = missing({ figeval: true }) || false;
 let site, browser, tmp;
 const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 

@@ -202,7 +202,7 @@ export async function openApp(browser, url, { acceptDownloads = false } = {}) {
     });
   });
   await page.goto(url);
-  await page.waitForSelector('[data-testid=dataset-input]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
   return page;
 }
 
