@@ -28,7 +28,7 @@ use crate::{clock, files, score_cmd, RunArgs};
 pub const DEFAULT_CONCURRENCY: u32 = 4;
 
 /// The largest response body read; a larger one is a failure, not a silent truncation.
-const MAX_BODY_BYTES: u64 = 64 << 20;
+const MAX_BODY_BYTES: u64 = score_cmd::MAX_LINE_BYTES;
 /// How much of an error body a message quotes.
 const BODY_QUOTE_CHARS: usize = 500;
 

@@ -1,7 +1,7 @@
 //! `figeval score`: score captured or pasted responses offline, streaming the capture.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -68,6 +68,9 @@ fn read_error(what: impl std::fmt::Display, e: io::Error) -> Failure {
     Failure::Input(format!("cannot read {what}: {e}"))
 }
 
+/// The longest capture line accepted (the same limit `figeval run` puts on a response body).
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// Feeds a capture to the pairing: line by line for JSON Lines (memory stays flat whatever the
 /// bodies weigh), whole for a JSON array or a body pretty-printed across lines.
 pub fn read_capture(mut reader: impl BufRead, pairing: &mut Pairing<'_>) -> io::Result<()> {
@@ -76,10 +79,20 @@ pub fn read_capture(mut reader: impl BufRead, pairing: &mut Pairing<'_>) -> io::
     let mut first = true;
     loop {
         buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
+        if (&mut reader)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut buf)?
+            == 0
+        {
             return Ok(());
         }
         line_no += 1;
+        if buf.len() as u64 > MAX_LINE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("line {line_no} is over {MAX_LINE_BYTES} bytes; no search response is that large"),
+            ));
+        }
         let line = std::str::from_utf8(&buf).map_err(|e| {
             io::Error::new(
                 io::ErrorKind::InvalidData,

@@ -230,6 +230,24 @@ impl fmt::Display for DatasetErrors {
 impl std::error::Error for DatasetErrors {}
 
 const TOP_KEYS: [&str; 2] = ["corpus_id", "items"];
+
+/// The longest question accepted, in characters. A search query of pages of text is not a
+/// question; refusing it keeps a pasted file from becoming megabytes of request bodies.
+pub const MAX_QUESTION_CHARS: usize = 4096;
+/// The longest `corpus_id`, `figure_ref` or tag accepted, in characters.
+pub const MAX_NAME_CHARS: usize = 1024;
+
+/// `Err` with a message when `s` is longer than `max` characters.
+fn check_len(s: &str, max: usize) -> Result<(), String> {
+    let n = s.chars().count();
+    if n > max {
+        Err(format!(
+            "is {n} characters long; at most {max} are accepted"
+        ))
+    } else {
+        Ok(())
+    }
+}
 const ITEM_KEYS: [&str; 5] = ["question", "expected_pages", "figure_ref", "kind", "tags"];
 
 impl Dataset {
@@ -269,7 +287,13 @@ impl Dataset {
             errors.push(top_error(key, unknown_key(&TOP_KEYS)));
         }
         let corpus_id = match obj.get("corpus_id") {
-            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_NAME_CHARS) {
+                Ok(()) => Some(s.clone()),
+                Err(m) => {
+                    errors.push(top_error("corpus_id", m));
+                    None
+                }
+            },
             Some(v) => {
                 errors.push(top_error(
                     "corpus_id",
@@ -399,7 +423,13 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
         err(key, unknown_key(&ITEM_KEYS));
     }
     let question = match obj.get("question") {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_QUESTION_CHARS) {
+            Ok(()) => Some(s.clone()),
+            Err(m) => {
+                err("question", m);
+                None
+            }
+        },
         Some(v) => {
             err(
                 "question",
@@ -421,7 +451,13 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
     };
     let expected_pages = parse_pages(obj, &mut err);
     let figure_ref = match obj.get("figure_ref") {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_NAME_CHARS) {
+            Ok(()) => Some(s.clone()),
+            Err(m) => {
+                err("figure_ref", m);
+                None
+            }
+        },
         Some(v) => {
             err(
                 "figure_ref",
@@ -464,7 +500,10 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
             let mut tags = Vec::with_capacity(a.len());
             for (i, t) in a.iter().enumerate() {
                 match t {
-                    Value::String(s) => tags.push(s.clone()),
+                    Value::String(s) => match check_len(s, MAX_NAME_CHARS) {
+                        Ok(()) => tags.push(s.clone()),
+                        Err(m) => err(&format!("tags[{i}]"), m),
+                    },
                     other => err(
                         &format!("tags[{i}]"),
                         format!("expected a string, found {}", describe::value(other)),
@@ -496,7 +535,7 @@ fn parse_pages(obj: &Map<String, Value>, err: &mut impl FnMut(&str, String)) -> 
             let mut pages = Vec::with_capacity(a.len());
             for (i, p) in a.iter().enumerate() {
                 match p.as_i64().and_then(Page::new) {
-                    Some(page) if p.is_i64() || p.is_u64() => pages.push(page),
+                    Some(page) => pages.push(page),
                     _ => err(
                         &format!("expected_pages[{i}]"),
                         format!(
@@ -639,6 +678,31 @@ mod tests {
         assert!(e
             .to_string()
             .contains("item 1: (item): expected an object, found the number 1"));
+    }
+
+    #[test]
+    fn huge_strings_are_refused_with_their_length() {
+        let long = "é".repeat(MAX_QUESTION_CHARS + 1);
+        let mut v = item(&long);
+        v["tags"] = serde_json::json!(["x".repeat(MAX_NAME_CHARS + 1)]);
+        let e =
+            Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]})).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("question: is 4097 characters long; at most 4096 are accepted"),
+            "{text}"
+        );
+        assert!(
+            text.contains("tags[0]: is 1025 characters long; at most 1024 are accepted"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(\"éééé"),
+            "the location quotes only the question's start: {text}"
+        );
+        assert!(text.len() < 1000);
+        let ok = item(&"é".repeat(MAX_QUESTION_CHARS));
+        assert!(Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [ok]})).is_ok());
     }
 
     #[test]
