@@ -136,8 +136,8 @@ test('compare shows the deltas, movers and p-values figeval compare computes', {
       assert.equal(cells[0], `${m.before.toFixed(4)} (${m.before_hits})`, `${scope.scope} ${m.metric} before`);
       assert.equal(cells[1], `${m.after.toFixed(4)} (${m.after_hits})`, `${scope.scope} ${m.metric} after`);
       assert.ok(cells[2].startsWith(m.delta > 0 ? `+${m.delta.toFixed(4)}` : m.delta.toFixed(4).replace('-0.0000', '0.0000')), `${scope.scope} ${m.metric} delta ${cells[2]}`);
-      assert.equal(cells[3], `+${m.gained.length}`);
-      assert.equal(cells[4], `−${m.lost.length}`);
+      assert.equal(cells[3], m.gained.length ? `+${m.gained.length}` : '0', `${scope.scope} ${m.metric} gained`);
+      assert.equal(cells[4], m.lost.length ? `−${m.lost.length}` : '0', `${scope.scope} ${m.metric} lost`);
       assert.equal(Number(cells[5]).toFixed(4), m.p_value.toFixed(4), `${scope.scope} ${m.metric} p`);
     }
   }

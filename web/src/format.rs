@@ -22,6 +22,15 @@ pub fn signed(x: f64) -> String {
     }
 }
 
+/// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
+pub fn count_with_sign(n: usize, sign: char) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        format!("{sign}{n}")
+    }
+}
+
 /// A p-value: four decimals, or scientific notation when tiny.
 pub fn p_value(p: f64) -> String {
     if p >= 0.001 || p == 0.0 {
@@ -164,6 +173,13 @@ mod tests {
         assert_eq!(signed(-0.05), "-0.0500");
         assert_eq!(signed(0.0), "0.0000");
         assert_eq!(signed(-0.0), "0.0000");
+    }
+
+    #[test]
+    fn moved_counts_carry_their_direction_but_zero_is_bare() {
+        assert_eq!(count_with_sign(3, '+'), "+3");
+        assert_eq!(count_with_sign(2, '−'), "−2");
+        assert_eq!(count_with_sign(0, '+'), "0");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The live runner: asks the deployment for each pending item with bounded concurrency, a
 //! per-request timeout, and retries only where SPEC §2 allows them; dispatches every answer
-//! as it arrives and stops everything at the first failure. Cancelling aborts the requests in
-//! flight (AbortController).
+//! as it arrives. The first failure halts the run: no new search starts, and the searches
+//! already in flight may still land in the capture (as `figeval run` does). Cancelling aborts
+//! the searches in flight (AbortController) and drops whatever they would have brought.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
@@ -21,9 +22,10 @@ use crate::settings::RunConfig;
 use crate::shared::Shared;
 use crate::state::{Action, AppState};
 
-/// A running run's brake: stops new requests and aborts those in flight.
+/// A running run's brakes: `halt` (no new search) and `stop` (abort everything).
 #[derive(Default)]
 pub struct RunHandle {
+    halted: Cell<bool>,
     stopped: Cell<bool>,
     next_key: Cell<u64>,
     in_flight: RefCell<BTreeMap<u64, AbortController>>,
@@ -32,6 +34,7 @@ pub struct RunHandle {
 impl RunHandle {
     /// Stops the run: no new request starts, and every request in flight is aborted.
     pub fn stop(&self) {
+        self.halted.set(true);
         self.stopped.set(true);
         let controllers = std::mem::take(&mut *self.in_flight.borrow_mut());
         for c in controllers.values() {
@@ -39,9 +42,19 @@ impl RunHandle {
         }
     }
 
-    /// Whether the run was stopped.
+    /// Whether the run was stopped (cancelled): answers still in flight are dropped.
     pub fn is_stopped(&self) -> bool {
         self.stopped.get()
+    }
+
+    /// Halts the run after a failure: no new search starts; those in flight may finish.
+    fn halt(&self) {
+        self.halted.set(true);
+    }
+
+    /// Whether no new search may start.
+    fn is_halted(&self) -> bool {
+        self.halted.get()
     }
 
     fn track(&self, c: &AbortController) -> u64 {
@@ -87,7 +100,7 @@ pub fn start(job: Job) -> Rc<RunHandle> {
         let job = Rc::new(job);
         join_all((0..workers).map(|_| worker(Rc::clone(&job), Rc::clone(&queue), Rc::clone(&h))))
             .await;
-        if !h.is_stopped() {
+        if !h.is_halted() {
             job.dispatch.dispatch(Action::RunFinished {
                 id: job.id,
                 now_ms: browser::now_ms(),
@@ -103,7 +116,7 @@ async fn worker(job: Rc<Job>, queue: Rc<RefCell<VecDeque<usize>>>, handle: Rc<Ru
         max_precise_span_pages: job.config.max_precise_span_pages,
     };
     loop {
-        if handle.is_stopped() {
+        if handle.is_halted() {
             return;
         }
         let Some(index) = queue.borrow_mut().pop_front() else {
@@ -126,10 +139,11 @@ async fn worker(job: Rc<Job>, queue: Rc<RefCell<VecDeque<usize>>>, handle: Rc<Ru
                 });
             }
             Err(Outcome::Failed(failure)) => {
-                if handle.is_stopped() {
+                if handle.is_halted() {
+                    // The run already failed (or was cancelled); the first failure is the one shown.
                     return;
                 }
-                handle.stop();
+                handle.halt();
                 job.dispatch.dispatch(Action::RunFailed {
                     id: job.id,
                     message: failure.message(&item.question, &url),
@@ -156,7 +170,7 @@ async fn search_with_retries(
                 job.dispatch.dispatch(Action::Retried { id: job.id });
                 // Backoff: 0.5 s, 1 s, 2 s, … capped at 8 s.
                 TimeoutFuture::new((500u32 << (attempt - 1).min(4)).min(8000)).await;
-                if handle.is_stopped() {
+                if handle.is_halted() {
                     return Err(Outcome::Stopped);
                 }
             }

@@ -170,7 +170,13 @@ pub(crate) mod tests {
         let lines: Vec<String> = d
             .items
             .iter()
-            .map(|it| envelope_line(&it.question, &config, &body(&it.question, &[(4, 9)]).to_string()))
+            .map(|it| {
+                envelope_line(
+                    &it.question,
+                    &config,
+                    &body(&it.question, &[(4, 9)]).to_string(),
+                )
+            })
             .collect();
         let live = score_live(
             &d,

@@ -534,8 +534,9 @@ impl AppState {
                 line,
                 hit,
             } => {
+                // After a failure, searches that were already in flight may still land.
                 if id == self.run.id
-                    && self.run.status == RunStatus::Running
+                    && matches!(self.run.status, RunStatus::Running | RunStatus::Failed)
                     && self.run.lines.get(index).is_some_and(Option::is_none)
                 {
                     Rc::make_mut(&mut self.run.lines)[index] = Some(line);
@@ -556,15 +557,12 @@ impl AppState {
                     self.run.stop_segment(now_ms);
                     self.run.status = RunStatus::Failed;
                     self.run.failure = Some(message.clone());
-                    let kept = self.run.done();
-                    let total = self.run.total();
                     self.banner(
                         "The live run stopped",
                         format!(
-                            "{message}\n\n{kept} of {total} responses were received and are kept: \
-                             download them as a capture, or fix the deployment and resume to \
-                             ask only for the other {}.",
-                            total - kept
+                            "{message}\n\nWhat was received is kept (answers already in flight \
+                             may still arrive): download it as a capture, or fix the deployment \
+                             and resume to ask only for the rest."
                         ),
                     );
                 }
@@ -730,12 +728,15 @@ mod tests {
         assert_eq!(s.run.status, RunStatus::Failed);
         let banner = s.banner.as_ref().unwrap();
         assert!(banner.detail.contains("What does the curve show?"));
-        assert!(banner.detail.contains("1 of 3 responses"));
+        assert!(banner.detail.contains("What was received is kept"));
         assert!(s.run.has_capture());
         assert_eq!(s.run.capture_text().lines().count(), 1);
-        // Late answers of the stopped run are ignored.
+        // An answer that was in flight when the run failed still lands in the capture…
         let s = answer(s, 1, 1, &[(9, 9)]);
-        assert_eq!(s.run.done(), 1);
+        assert_eq!(s.run.done(), 2);
+        // …but not one from an older run, nor one after a cancel.
+        let s = answer(s, 0, 2, &[(2, 2)]);
+        assert_eq!(s.run.done(), 2);
     }
 
     #[test]
@@ -746,6 +747,8 @@ mod tests {
             now_ms: 2000.0,
         });
         assert!(s.run.can_resume());
+        let s = answer(s, 1, 0, &[(4, 4)]);
+        assert_eq!(s.run.done(), 1, "nothing lands after a cancel");
         let (_, pending) = s.plan_run(true).unwrap();
         assert_eq!(pending, vec![0, 2]);
         let mut s = start(s, 2, true);

@@ -108,14 +108,14 @@ fn scope_card(s: &ScopeComparison) -> Html {
             "flat"
         };
         html! {
-            <tr data-metric={m.metric} class={classes!(m.regressed.then_some("regressed"))}>
+            <tr data-metric={m.metric} class={classes!(m.regressed.then_some("regressed"), (m.metric == "page_hit_at_3").then_some("headline"))}>
                 <th scope="row"><code>{ m.metric }</code></th>
                 <td class="num">{ format::rate(m.before) }{ " " }<span class="hits">{ format!("({})", m.before_hits) }</span></td>
                 <td class="num">{ format::rate(m.after) }{ " " }<span class="hits">{ format!("({})", m.after_hits) }</span></td>
                 <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }
                     if m.regressed { <span class="badge miss">{ "regressed" }</span> }</td>
-                <td class="num gained">{ format!("+{}", m.gained.len()) }</td>
-                <td class="num lost">{ format!("−{}", m.lost.len()) }</td>
+                <td class="num gained">{ format::count_with_sign(m.gained.len(), '+') }</td>
+                <td class="num lost">{ format::count_with_sign(m.lost.len(), '−') }</td>
                 <td class="num" title="exact two-sided McNemar p-value on (gained, lost)">{ format::p_value(m.p_value) }</td>
             </tr>
         }
