@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  DIST, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable, searchBody,
+  DIST, REPO, missing, dropFile, serveDist, launch, openApp, loadBundled, setField, readGroupTable, searchBody,
 } from './support.mjs';
 
 const skip = missing() || false;
@@ -179,5 +179,43 @@ test('a capture that cannot be scored shows figeval\'s capture errors', { skip }
   assert.match(banner, /problems with the responses/);
   assert.match(banner, /line 1 \(question "A plain question\?"\): the match at rank 1 is a number, not a JSON object/);
   assert.match(banner, /line 2, column \d+: not JSON/);
+  await page.context().close();
+});
+
+test('a dataset loads from a dropped file and from a URL', { skip }, async () => {
+  const data = await serveDist(path.join(REPO, 'data/eval_datasets'));
+  try {
+    const page = await openApp(browser, site.url);
+    const d = hostileDataset();
+    await dropFile(page, '[data-testid=dataset-input]', 'dropped.json', JSON.stringify(d));
+    await page.waitForFunction(() => document.querySelector('.muted.small')?.textContent.includes('dropped.json'));
+    assert.match(await page.locator('[data-testid=dataset-status]').textContent(), /3 items/);
+    await setField(page, 'dataset-url', `${data.url}octave-manual-figures.json`);
+    await page.click('[data-testid=load-dataset-url]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=dataset-status]')?.textContent.includes('octave-manual'));
+    await setField(page, 'dataset-url', `${data.url}missing.json`);
+    await page.click('[data-testid=load-dataset-url]');
+    assert.match(await page.locator('[data-testid=error-banner]').textContent(), /HTTP 404/);
+    await page.context().close();
+  } finally {
+    await data.stop();
+  }
+});
+
+test('dropped responses are scored like pasted ones', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await setField(page, 'dataset-input', JSON.stringify(hostileDataset()));
+  const pasted = await scoreHostile(page);
+  await page.click('[data-testid=tab-workbench]');
+  await setField(page, 'responses-input', '');
+  const text = [
+    searchBody(HOSTILE, [[4, 4]], 'figure'),
+    searchBody('A plain question?', [[1, 1], [2, 2], [3, 3], [9, 9]]),
+    searchBody('A prose question?', [[1, 12]]),
+  ].map((b) => JSON.stringify(b)).join('\n');
+  await dropFile(page, '[data-testid=responses-input]', 'capture.jsonl', text);
+  await page.waitForFunction(() => document.querySelector('[data-testid=responses-input]').value.length > 0);
+  await page.click('[data-testid=score-offline]');
+  assert.deepEqual(await readGroupTable(page), pasted);
   await page.context().close();
 });

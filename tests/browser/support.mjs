@@ -67,13 +67,14 @@ export async function serveDist(dir = DIST) {
     if (rel.endsWith('/')) rel += 'index.html';
     const file = path.resolve(root, '.' + rel);
     if (!file.startsWith(root + path.sep) || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.writeHead(404, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
       res.end('not found');
       return;
     }
     res.writeHead(200, {
       'content-type': MIME[path.extname(file)] || 'application/octet-stream',
       'cache-control': 'no-store',
+      'access-control-allow-origin': '*', // lets a page on another port fetch a dataset by URL
     });
     res.end(readFileSync(file));
   });
@@ -204,6 +205,17 @@ export async function openApp(browser, url, { acceptDownloads = false } = {}) {
   await page.goto(url);
   await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
   return page;
+}
+
+/** Drops a file (name, text) onto the element matching `selector`, as a drag and drop would. */
+export async function dropFile(page, selector, name, text) {
+  const transfer = await page.evaluateHandle(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: 'application/json' }));
+    return dt;
+  }, [name, text]);
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
 }
 
 /** Loads a bundled dataset by id (`octave-manual-figures`, `nasa-apollo-11-figures`). */
