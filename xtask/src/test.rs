@@ -8,6 +8,7 @@ use crate::sh::{self, cmd, exec, run_lines};
 struct Tally {
     passed: u64,
     failed: u64,
+    skipped: u64,
 }
 
 impl Tally {
@@ -37,6 +38,8 @@ impl Tally {
             self.passed += n;
         } else if let Some(n) = line.strip_prefix("# fail ").and_then(num) {
             self.failed += n;
+        } else if let Some(n) = line.strip_prefix("# skip ").and_then(num) {
+            self.skipped += n;
         }
     }
 }
@@ -103,7 +106,16 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
         .env("FIGEVAL_BIN", bins.join("figeval"))
         .env("REFSEARCH_BIN", bins.join("refsearch"))
         .env("OCTAVE_PDF", setup::OCTAVE_PDF);
-    run_lines(node, |l| tally.read(l.trim_start()))
+    let skipped_before = tally.skipped;
+    run_lines(node, |l| tally.read(l.trim_start()))?;
+    // A browser test skips itself when what it needs is missing; here everything is built,
+    // so a skip means a broken set-up and must not pass unseen.
+    match tally.skipped - skipped_before {
+        0 => Ok(()),
+        n => Err(format!(
+            "{n} browser test(s) skipped: their prerequisites are missing"
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -117,7 +129,8 @@ mod tests {
         t.read("test result: FAILED. 3 passed; 2 failed; 0 ignored");
         t.read("# pass 4");
         t.read("# fail 1");
+        t.read("# skip 2");
         t.read("ok 1 - something passed");
-        assert_eq!((t.passed, t.failed), (19, 3));
+        assert_eq!((t.passed, t.failed, t.skipped), (19, 3, 2));
     }
 }
