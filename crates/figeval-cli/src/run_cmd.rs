@@ -490,7 +490,7 @@ impl<'d> Progress<'d> {
             self.hits += usize::from(r.page_hit_at_3);
             let pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
             eprintln!(
-                "[{:>width$}/{n}] {} {:<7} p.{:<9} {}{}",
+                "[{:>width$}/{n}] {} {:<7} p.{:<9} {:?}{}",
                 self.printed + 1,
                 if r.page_hit_at_3 { "hit " } else { "miss" },
                 r.group.name(),
