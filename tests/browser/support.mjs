@@ -224,9 +224,21 @@ export async function loadBundled(page, id) {
   await page.waitForSelector('[data-testid=dataset-status]');
 }
 
-/** Replaces a text field's value (fires input events). */
+/**
+ * Replaces a field's value. Text areas get the whole text in one input event, as a paste does
+ * (Playwright's fill types a multi-line text as one input event per line, which is slow).
+ */
 export async function setField(page, testid, value) {
-  await page.fill(`[data-testid=${testid}]`, String(value));
+  const selector = `[data-testid=${testid}]`;
+  if (await page.$eval(selector, (el) => el.tagName === 'TEXTAREA')) {
+    await page.$eval(selector, (el, v) => {
+      el.focus();
+      el.value = v;
+      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    }, String(value));
+  } else {
+    await page.fill(selector, String(value));
+  }
 }
 
 /** The group table as { group: { metric: { text, rate, hits, n } } }. */

@@ -4,10 +4,11 @@
 use std::rc::Rc;
 
 use figeval::Dataset;
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::components::code_area::CodeArea;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::datasets::BUNDLED;
@@ -51,10 +52,7 @@ pub fn dataset_panel(props: &DatasetPanelProps) -> Html {
         })
     });
     let d = props.dispatch.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        let area: HtmlTextAreaElement = e.target_unchecked_into();
-        d.dispatch(Action::EditDataset(area.value()));
-    });
+    let on_input = Callback::from(move |text: String| d.dispatch(Action::EditDataset(text)));
     let on_url_input = {
         let url = url.clone();
         Callback::from(move |e: InputEvent| {
@@ -124,9 +122,8 @@ pub fn dataset_panel(props: &DatasetPanelProps) -> Html {
                 </form>
             </div>
             <FileDrop {on_file} {on_error} disabled={props.locked}>
-                <textarea data-testid="dataset-input" class="code" rows="10" spellcheck="false"
-                          aria-label="Dataset JSON" value={props.text.to_string()} {oninput}
-                          readonly={props.locked}
+                <CodeArea testid="dataset-input" label="Dataset JSON" rows={10} text={props.text.clone()}
+                          {on_input} readonly={props.locked}
                           placeholder="Paste a dataset's JSON here, or drop a file." />
             </FileDrop>
             <p class="muted small">{ "Source: " }{ props.source.to_string() }</p>

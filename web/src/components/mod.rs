@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod bar_chart;
+pub mod code_area;
 pub mod compare_view;
 pub mod dataset_panel;
 pub mod error_banner;

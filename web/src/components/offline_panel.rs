@@ -2,10 +2,11 @@
 
 use std::rc::Rc;
 
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::components::code_area::CodeArea;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::state::{Action, AppState};
@@ -43,10 +44,7 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
         })
     });
     let d = props.dispatch.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        let area: HtmlTextAreaElement = e.target_unchecked_into();
-        d.dispatch(Action::EditResponses(area.value()));
-    });
+    let on_input = Callback::from(move |text: String| d.dispatch(Action::EditResponses(text)));
     let d = props.dispatch.clone();
     let on_allow = Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
@@ -72,9 +70,8 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
                 <span class="muted small">{ format!("{} · {lines} non-blank line(s)", props.source) }</span>
             </div>
             <FileDrop {on_file} {on_error}>
-                <textarea data-testid="responses-input" class="code" rows="8" spellcheck="false"
-                          aria-label="Responses" value={props.text.to_string()} {oninput}
-                          placeholder="Paste responses here, or drop a capture file." />
+                <CodeArea testid="responses-input" label="Responses" rows={8} text={props.text.clone()}
+                          {on_input} placeholder="Paste responses here, or drop a capture file." />
             </FileDrop>
             <div class="row wrap">
                 <label class="check">
