@@ -11,16 +11,7 @@ pub fn hits(hits: u64, n: u64) -> String {
     format!("({hits}/{n})")
 }
 
-/// A delta with its sign (`+0.1000`, `-0.0500`, `0.0000`).
-pub fn signed(x: f64) -> String {
-    if x > 0.0 {
-        format!("+{x:.4}")
-    } else if x < 0.0 {
-        format!("{x:.4}")
-    } else {
-        "0.0000".to_string()
-    }
-}
+pub use figeval::render::{p_value, signed};
 
 /// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
 pub fn count_with_sign(n: usize, sign: char) -> String {
@@ -28,15 +19,6 @@ pub fn count_with_sign(n: usize, sign: char) -> String {
         "0".to_string()
     } else {
         format!("{sign}{n}")
-    }
-}
-
-/// A p-value: four decimals, or scientific notation when tiny.
-pub fn p_value(p: f64) -> String {
-    if p >= 0.001 || p == 0.0 {
-        format!("{p:.4}")
-    } else {
-        format!("{p:.2e}")
     }
 }
 

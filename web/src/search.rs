@@ -2,8 +2,7 @@
 //! judged (SPEC §2: failures are loud, and never scored as a miss), and the capture envelope
 //! that records it.
 
-use figeval::{Match, Response, ResponseProblem};
-use serde_json::{json, Value};
+use figeval::{Match, Response, ResponseProblem, SearchRequest};
 
 use crate::format;
 use crate::settings::RunConfig;
@@ -16,39 +15,25 @@ pub fn search_url(base_url: &str) -> String {
     format!("{}/search", base_url.trim_end_matches('/'))
 }
 
-/// The request body: exactly `{"query", "repo_id", "top_k", "cache_mode"}`.
-pub fn request_body(question: &str, corpus_id: &str, config: &RunConfig) -> String {
-    json!({
-        "query": question,
-        "repo_id": corpus_id,
-        "top_k": config.top_k,
-        "cache_mode": config.cache_mode.name(),
-    })
-    .to_string()
+/// The core's description of this run's searches.
+fn search_request<'a>(config: &'a RunConfig, corpus_id: &'a str) -> SearchRequest<'a> {
+    SearchRequest {
+        base_url: &config.base_url,
+        corpus_id,
+        top_k: config.top_k,
+        cache_mode: config.cache_mode,
+    }
 }
 
-/// A capture line: `{"question", "request": {"base_url", "top_k", "cache_mode"}, "response"}`,
-/// the envelope the command line writes. `body` must be valid JSON (as [`judge`] checked); a
-/// body on one line is embedded as received, one with line breaks is re-serialized compactly
-/// so the capture stays one search per line (as `figeval run --capture` does).
+/// The request body: exactly `{"query", "repo_id", "top_k", "cache_mode"}`.
+pub fn request_body(question: &str, corpus_id: &str, config: &RunConfig) -> String {
+    search_request(config, corpus_id).body(question)
+}
+
+/// A capture line: the envelope the command line writes (see
+/// [`SearchRequest::envelope_line`]). `body` must be valid JSON (as [`judge`] checked).
 pub fn envelope_line(question: &str, config: &RunConfig, body: &str) -> String {
-    let request = json!({
-        "base_url": config.base_url,
-        "top_k": config.top_k,
-        "cache_mode": config.cache_mode.name(),
-    });
-    let trimmed = body.trim();
-    let response = if trimmed.contains(['\n', '\r']) {
-        serde_json::from_str::<Value>(trimmed)
-            .map(|v| v.to_string())
-            .unwrap_or_else(|_| trimmed.to_string())
-    } else {
-        trimmed.to_string()
-    };
-    format!(
-        "{{\"question\":{},\"request\":{request},\"response\":{response}}}",
-        Value::from(question)
-    )
+    search_request(config, "").envelope_line(question, body)
 }
 
 /// Why one search failed.
@@ -196,7 +181,7 @@ mod tests {
         let body = "{\n  \"query\": \"Q?\",\n  \"matches\": []\n}\n";
         let line = envelope_line("Q \"quoted\"", &config(), body);
         assert!(!line.contains('\n'));
-        let v: Value = serde_json::from_str(&line).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["question"], "Q \"quoted\"");
         assert_eq!(v["response"]["query"], "Q?");
     }

@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use figeval::{
-    score_item, CacheMode, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response,
-    RunInfo, ScoreConfig,
+    score_item, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response, RunInfo,
+    ScoreConfig, SearchRequest,
 };
 
 use crate::fail::{Failure, Outcome};
@@ -32,48 +32,6 @@ const MAX_BODY_BYTES: u64 = score_cmd::MAX_LINE_BYTES;
 /// How much of an error body a message quotes.
 const BODY_QUOTE_CHARS: usize = 500;
 
-/// The search parameters of a run, as sent and as recorded in the capture.
-struct Request<'a> {
-    base_url: &'a str,
-    top_k: u32,
-    cache_mode: CacheMode,
-    corpus_id: &'a str,
-}
-
-impl Request<'_> {
-    fn body(&self, question: &str) -> String {
-        serde_json::json!({
-            "query": question,
-            "repo_id": self.corpus_id,
-            "top_k": self.top_k,
-            "cache_mode": self.cache_mode.name(),
-        })
-        .to_string()
-    }
-
-    fn capture_line(&self, question: &str, body: &str) -> String {
-        let request = serde_json::json!({
-            "base_url": self.base_url,
-            "top_k": self.top_k,
-            "cache_mode": self.cache_mode.name(),
-        });
-        let trimmed = body.trim();
-        // A body with no line break is embedded as received; otherwise it is re-serialized
-        // compactly so the capture stays one search per line.
-        let response = if trimmed.contains(['\n', '\r']) {
-            serde_json::from_str::<serde_json::Value>(trimmed)
-                .map(|v| v.to_string())
-                .unwrap_or_else(|_| trimmed.to_string())
-        } else {
-            trimmed.to_string()
-        };
-        format!(
-            "{{\"question\":{},\"request\":{request},\"response\":{response}}}\n",
-            serde_json::to_string(question).expect("a string serializes")
-        )
-    }
-}
-
 /// One answered search.
 struct Answer {
     body: String,
@@ -83,13 +41,7 @@ struct Answer {
 
 /// Runs the eval live.
 pub fn run(args: &RunArgs) -> Outcome {
-    if args.top_k < 5 {
-        return Err(Failure::Input(format!(
-            "--top-k must be at least 5, not {}: page_hit_at_5 reads rank 5, and a smaller window \
-             would silently make it a copy of page_hit_at_3",
-            args.top_k
-        )));
-    }
+    figeval::check_top_k(args.top_k).map_err(|e| Failure::Input(format!("--top-k: {e}")))?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(Failure::Input(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -106,7 +58,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(&args.dataset)?;
-    let request = Request {
+    let request = SearchRequest {
         base_url,
         top_k: args.top_k,
         cache_mode: args.cache_mode,
@@ -133,7 +85,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs_f64(args.timeout))
         .build();
-    let url = format!("{base_url}/search");
+    let url = request.url();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut progress = Progress::new(&dataset);
@@ -175,7 +127,7 @@ pub fn run(args: &RunArgs) -> Outcome {
                 Ok(a) => {
                     retries_total += u64::from(a.retries);
                     if let Some(w) = capture.as_mut() {
-                        let line = request.capture_line(&item.question, &a.body);
+                        let line = request.envelope_line(&item.question, &a.body) + "\n";
                         if let Err(e) = w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
                             capture_error.get_or_insert(format!("cannot write the capture: {e}"));
                             stop.store(true, Ordering::SeqCst);
@@ -244,7 +196,7 @@ fn resume_records(
     path: &Path,
     dataset: &Dataset,
     config: ScoreConfig,
-    request: &Request<'_>,
+    request: &SearchRequest<'_>,
 ) -> Result<Vec<(usize, ItemRecord)>, Failure> {
     let file = match File::open(path) {
         Ok(f) => f,
@@ -341,7 +293,7 @@ fn backoff(attempt: u32, retry_after: Option<u64>) -> Duration {
 fn search(
     agent: &ureq::Agent,
     url: &str,
-    request: &Request<'_>,
+    request: &SearchRequest<'_>,
     item: &Item,
     retries: u32,
     timeout: f64,
@@ -527,33 +479,5 @@ mod tests {
         assert_eq!(backoff(2, None), Duration::from_millis(1000));
         assert_eq!(backoff(0, Some(2)), Duration::from_secs(2));
         assert_eq!(backoff(0, Some(3600)), Duration::from_secs(30));
-    }
-
-    #[test]
-    fn a_pretty_printed_body_is_captured_on_one_line() {
-        let r = Request {
-            base_url: "http://h/api",
-            top_k: 5,
-            cache_mode: CacheMode::Bypass,
-            corpus_id: "c",
-        };
-        let line = r.capture_line("q?", "{\n  \"matches\": []\n}\n");
-        assert_eq!(line.matches('\n').count(), 1);
-        assert!(line.ends_with("\"response\":{\"matches\":[]}}\n"), "{line}");
-    }
-
-    #[test]
-    fn the_request_body_has_exactly_the_contract_keys() {
-        let r = Request {
-            base_url: "http://h/api",
-            top_k: 7,
-            cache_mode: CacheMode::Refresh,
-            corpus_id: "octave-manual",
-        };
-        let v: serde_json::Value = serde_json::from_str(&r.body("Which <b>?")).unwrap();
-        assert_eq!(
-            v,
-            serde_json::json!({"query": "Which <b>?", "repo_id": "octave-manual", "top_k": 7, "cache_mode": "refresh"})
-        );
     }
 }

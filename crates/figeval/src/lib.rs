@@ -24,6 +24,7 @@
 //! - [`report`]: the report object (SPEC §5).
 //! - [`capture`]: reading captures in every accepted form and pairing them (SPEC §6).
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (SPEC §7).
+//! - [`request`]: the search request of a live run and its capture envelope (SPEC §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
 //! - [`share`]: the share-link codec (`#report=`, SPEC §10).
 
@@ -36,6 +37,7 @@ pub mod dataset;
 mod describe;
 pub mod render;
 pub mod report;
+pub mod request;
 pub mod response;
 pub mod score;
 pub mod share;
@@ -45,6 +47,7 @@ pub use capture::{CaptureError, CaptureErrors, Pairing, Scored};
 pub use compare::{compare, Comparison};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
+pub use request::{check_top_k, SearchRequest, MIN_TOP_K};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
 pub use score::{score_item, ItemRecord, Metric, ScoreConfig, TopRow};
 pub use summary::{round4, Summary};

@@ -11,15 +11,19 @@ use crate::summary::Summary;
 /// How many gained/lost questions a rendering lists per metric.
 const LISTED: usize = 10;
 
-fn signed(x: f64) -> String {
+/// A delta with its sign to 4 places: `+0.1515`, `-0.0312`, `0.0000`.
+pub fn signed(x: f64) -> String {
     if x > 0.0 {
         format!("+{x:.4}")
-    } else {
+    } else if x < 0.0 {
         format!("{x:.4}")
+    } else {
+        "0.0000".to_string()
     }
 }
 
-fn p_value(p: f64) -> String {
+/// A p-value readable at every size: `0.0625`, `5.96e-8`.
+pub fn p_value(p: f64) -> String {
     if p >= 0.001 || p == 0.0 {
         format!("{p:.4}")
     } else {
