@@ -38,7 +38,11 @@ impl Tally {
             self.passed += n;
         } else if let Some(n) = line.strip_prefix("# fail ").and_then(num) {
             self.failed += n;
-        } else if let Some(n) = line.strip_prefix("# skip ").and_then(num) {
+        } else if let Some(n) = line
+            .strip_prefix("# skipped ")
+            .or_else(|| line.strip_prefix("# skip "))
+            .and_then(num)
+        {
             self.skipped += n;
         }
     }
@@ -130,7 +134,8 @@ mod tests {
         t.read("# pass 4");
         t.read("# fail 1");
         t.read("# skip 2");
+        t.read("# skipped 1");
         t.read("ok 1 - something passed");
-        assert_eq!((t.passed, t.failed, t.skipped), (19, 3, 2));
+        assert_eq!((t.passed, t.failed, t.skipped), (19, 3, 3));
     }
 }
