@@ -57,8 +57,8 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
     apt(&args)
 }
 
-/// The wasm target, Trunk, wasm-bindgen-cli, and `npm ci` of `tests/browser` (binaryen's
-/// wasm-opt and playwright-core).
+/// The wasm target, Trunk, wasm-bindgen-cli, cargo-fuzz, and `npm ci` of `tests/browser`
+/// (binaryen's wasm-opt and playwright-core).
 pub fn web_tools() -> Result<(), String> {
     let installed = answers("rustup", &["target", "list", "--installed"]).unwrap_or_default();
     if !installed
@@ -79,6 +79,11 @@ pub fn web_tools() -> Result<(), String> {
             "cargo",
             &["install", &format!("wasm-bindgen-cli@{WASM_BINDGEN}")],
         ))?;
+    }
+    if answers("cargo", &["fuzz", "--version"]).is_none() {
+        // The version known to work here; its lock file may name crates the registry lacks.
+        exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2", "--locked"]))
+            .or_else(|_| exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2"])))?;
     }
     let browser = sh::root().join("tests/browser");
     if browser.join("package-lock.json").exists()

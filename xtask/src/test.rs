@@ -94,7 +94,50 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
     test.env("RUST_BACKTRACE", "1");
     let cargo_result = run_lines(test, |l| tally.read(l));
     let browser_result = browser_tests(tally);
-    cargo_result.and(browser_result)
+    let fuzz_result = fuzz_briefly();
+    cargo_result.and(browser_result).and(fuzz_result)
+}
+
+/// How long CI runs each fuzz target.
+const FUZZ_SECONDS: u32 = 30;
+
+/// Runs every cargo-fuzz target for [`FUZZ_SECONDS`] from its checked-in seed corpus; a crash
+/// fails the run (libFuzzer exits non-zero and leaves the input in `fuzz/artifacts/`).
+fn fuzz_briefly() -> Result<(), String> {
+    let list = sh::answers("cargo", &["+nightly", "fuzz", "list", "--fuzz-dir", "fuzz"])
+        .ok_or("`cargo +nightly fuzz list` failed: is the nightly toolchain installed?")?;
+    let targets: Vec<&str> = list
+        .lines()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if targets.is_empty() {
+        return Err("no fuzz target found in fuzz/".into());
+    }
+    for target in targets {
+        // New inputs go to a scratch folder; the checked-in seeds stay small.
+        let scratch = sh::target_dir().join("fuzz-corpus").join(target);
+        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        let seeds = format!("fuzz/corpus/{target}");
+        let time = format!("-max_total_time={FUZZ_SECONDS}");
+        exec(cmd(
+            "cargo",
+            &[
+                "+nightly",
+                "fuzz",
+                "run",
+                "--fuzz-dir",
+                "fuzz",
+                target,
+                scratch.to_str().expect("a UTF-8 path"),
+                &seeds,
+                "--",
+                &time,
+                "-print_final_stats=1",
+            ],
+        ))?;
+    }
+    Ok(())
 }
 
 /// Builds the browser app with Trunk and runs the browser tests against it.
