@@ -2,6 +2,8 @@
 
 use figeval::{Group, ItemRecord, Metric};
 
+use crate::format;
+
 /// Hit, miss, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Outcome {
@@ -57,8 +59,13 @@ pub struct Filter {
 }
 
 impl Filter {
-    /// Whether the filter shows `record`.
-    pub fn shows(&self, record: &ItemRecord) -> bool {
+    /// The text to find, trimmed and lowercased (once per filtering, not once per record).
+    fn needle(&self) -> String {
+        self.text.trim().to_lowercase()
+    }
+
+    /// Whether the filter shows `record`, `needle` being [`Filter::needle`].
+    fn shows(&self, record: &ItemRecord, needle: &str) -> bool {
         if self.group.is_some_and(|g| g != record.group) {
             return false;
         }
@@ -68,21 +75,94 @@ impl Filter {
             Outcome::Misses if hit => return false,
             _ => {}
         }
-        let needle = self.text.trim().to_lowercase();
         needle.is_empty()
-            || record.question.to_lowercase().contains(&needle)
-            || record.figure_ref.to_lowercase().contains(&needle)
-            || record
-                .tags
-                .iter()
-                .any(|t| t.to_lowercase().contains(&needle))
+            || contains_lowercase(&record.question, needle)
+            || contains_lowercase(&record.figure_ref, needle)
+            || record.tags.iter().any(|t| contains_lowercase(t, needle))
     }
 
     /// The indices of the records the filter shows, in report order.
     pub fn apply(&self, records: &[ItemRecord]) -> Vec<usize> {
+        let needle = self.needle();
         (0..records.len())
-            .filter(|&i| self.shows(&records[i]))
+            .filter(|&i| self.shows(&records[i], &needle))
             .collect()
+    }
+}
+
+/// Whether `haystack`, lowercased, contains `needle` (already lowercase). ASCII text, the
+/// common case, is searched without allocating.
+fn contains_lowercase(haystack: &str, needle: &str) -> bool {
+    if haystack.is_ascii() && needle.is_ascii() {
+        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+        n.is_empty()
+            || (n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n)))
+    } else {
+        haystack.to_lowercase().contains(needle)
+    }
+}
+
+/// Rows per page of the items list: a 10,000-item report renders a page, not every row.
+pub const PAGE_SIZE: usize = 100;
+
+/// One page of the filtered items: rows `start..end` of the `matching` ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListPage {
+    /// The page, from 0 (clamped to the last one).
+    pub page: usize,
+    /// Pages in all (at least 1).
+    pub pages: usize,
+    /// The first row shown (an index into the matching rows).
+    pub start: usize,
+    /// One past the last row shown.
+    pub end: usize,
+    /// Rows that match the filter.
+    pub matching: usize,
+}
+
+impl ListPage {
+    /// Page `page` (clamped) of `matching` rows, `size` a page.
+    pub fn new(matching: usize, page: usize, size: usize) -> ListPage {
+        let size = size.max(1);
+        let pages = matching.div_ceil(size).max(1);
+        let page = page.min(pages - 1);
+        let start = (page * size).min(matching);
+        let end = (start + size).min(matching);
+        ListPage {
+            page,
+            pages,
+            start,
+            end,
+            matching,
+        }
+    }
+
+    /// Whether there is a page before this one.
+    pub fn has_previous(&self) -> bool {
+        self.page > 0
+    }
+
+    /// Whether there is a page after this one.
+    pub fn has_next(&self) -> bool {
+        self.page + 1 < self.pages
+    }
+
+    /// What the list says: `showing 1–100 of 10,000`, or of how many match when filtered.
+    pub fn label(&self, total: usize) -> String {
+        if self.matching == 0 {
+            return format!("showing 0 of {}", format::count(total));
+        }
+        let range = format!(
+            "showing {}–{} of {}",
+            format::count(self.start + 1),
+            format::count(self.end),
+            format::count(self.matching)
+        );
+        if self.matching == total {
+            range
+        } else {
+            format!("{range} matching ({} in all)", format::count(total))
+        }
     }
 }
 
@@ -141,6 +221,42 @@ mod tests {
             ..Filter::default()
         };
         assert!(f.apply(&records()).is_empty());
+    }
+
+    #[test]
+    fn text_search_ignores_case_in_ascii_and_beyond() {
+        assert!(contains_lowercase("Figure 2", "figure 2"));
+        assert!(contains_lowercase("FIGURE", "gur"));
+        assert!(!contains_lowercase("Fig", "figure"));
+        assert!(contains_lowercase("STRAßE", "straße"));
+        assert!(contains_lowercase("ÉTÉ", "été"));
+        assert!(contains_lowercase("anything", ""));
+    }
+
+    #[test]
+    fn pages_cut_the_matching_rows_and_clamp() {
+        let p = ListPage::new(10_000, 0, 100);
+        assert_eq!((p.start, p.end, p.pages), (0, 100, 100));
+        assert!(!p.has_previous() && p.has_next());
+        assert_eq!(p.label(10_000), "showing 1–100 of 10,000");
+        let p = ListPage::new(10_000, 99, 100);
+        assert_eq!((p.start, p.end), (9_900, 10_000));
+        assert!(p.has_previous() && !p.has_next());
+        let p = ListPage::new(250, 7, 100);
+        assert_eq!(
+            (p.page, p.start, p.end),
+            (2, 200, 250),
+            "clamped to the last page"
+        );
+        assert_eq!(
+            p.label(10_000),
+            "showing 201–250 of 250 matching (10,000 in all)"
+        );
+        let p = ListPage::new(0, 3, 100);
+        assert_eq!((p.page, p.pages, p.start, p.end), (0, 1, 0, 0));
+        assert!(!p.has_previous() && !p.has_next());
+        assert_eq!(p.label(33), "showing 0 of 33");
+        assert_eq!(ListPage::new(33, 0, 100).label(33), "showing 1–33 of 33");
     }
 
     #[test]

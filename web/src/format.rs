@@ -22,6 +22,24 @@ pub fn count_with_sign(n: usize, sign: char) -> String {
     }
 }
 
+/// A count with thousands separators: `10,000`.
+pub fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A size in bytes as megabytes (10^6 bytes), one decimal: `92.0 MB`.
+pub fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
 /// A list of pages: `p. 72` or `pp. 72, 73`.
 pub fn pages(pages: &[u32]) -> String {
     let list = pages
@@ -169,6 +187,16 @@ mod tests {
         assert_eq!(p_value(1.0), "1.0000");
         assert_eq!(p_value(0.0312), "0.0312");
         assert_eq!(p_value(0.000012), "1.20e-5");
+    }
+
+    #[test]
+    fn counts_carry_thousands_separators() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(10_000), "10,000");
+        assert_eq!(count(1_234_567), "1,234,567");
+        assert_eq!(megabytes(91_985_144), "92.0 MB");
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! The per-item list, filterable by group, hit/miss and text.
+//! The per-item list, filterable by group, hit/miss and text, shown a page of rows at a time
+//! ([`PAGE_SIZE`]): a 10,000-item report renders 100 rows, so it opens and filters quickly.
 
 use figeval::{Group, Report};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::components::item_row::ItemRow;
-use crate::filter::{Filter, Outcome};
+use crate::filter::{Filter, ListPage, Outcome, PAGE_SIZE};
+use crate::format;
 use crate::shared::Shared;
 
 /// Props of [`ItemsList`].
@@ -19,10 +21,14 @@ pub struct ItemsListProps {
 #[function_component(ItemsList)]
 pub fn items_list(props: &ItemsListProps) -> Html {
     let filter = use_state(Filter::default);
+    let page = use_state(|| 0usize);
+    let top = use_node_ref();
     let r = &props.report;
     let on_group = {
         let filter = filter.clone();
+        let page = page.clone();
         Callback::from(move |e: Event| {
+            page.set(0);
             let select: HtmlSelectElement = e.target_unchecked_into();
             let mut f = (*filter).clone();
             f.group = Group::from_name(&select.value());
@@ -31,7 +37,9 @@ pub fn items_list(props: &ItemsListProps) -> Html {
     };
     let on_outcome = {
         let filter = filter.clone();
+        let page = page.clone();
         Callback::from(move |e: Event| {
+            page.set(0);
             let select: HtmlSelectElement = e.target_unchecked_into();
             let mut f = (*filter).clone();
             f.outcome = Outcome::from_name(&select.value());
@@ -40,17 +48,54 @@ pub fn items_list(props: &ItemsListProps) -> Html {
     };
     let on_text = {
         let filter = filter.clone();
+        let page = page.clone();
         Callback::from(move |e: InputEvent| {
+            page.set(0);
             let input: HtmlInputElement = e.target_unchecked_into();
             let mut f = (*filter).clone();
             f.text = input.value();
             filter.set(f);
         })
     };
-    let shown = filter.apply(&r.per_item);
+    // Filtered once per report and filter, not again when only the page changes.
+    let shown = use_memo((r.clone(), (*filter).clone()), |(r, f)| {
+        f.apply(&r.per_item)
+    });
     let total = r.per_item.len();
+    let at = ListPage::new(shown.len(), *page, PAGE_SIZE);
+    let go = |to: usize, scroll: bool| {
+        let page = page.clone();
+        let top = top.clone();
+        Callback::from(move |_: MouseEvent| {
+            page.set(to);
+            if scroll {
+                if let Some(el) = top.cast::<Element>() {
+                    el.scroll_into_view();
+                }
+            }
+        })
+    };
+    // Previous / next, above the rows and (scrolling back up) below them.
+    let pager = |bottom: bool| {
+        let id = |name: &str| {
+            if bottom {
+                format!("{name}-bottom")
+            } else {
+                name.to_string()
+            }
+        };
+        html! {
+            <div class="row wrap pager">
+                <button type="button" data-testid={id("items-previous")} disabled={!at.has_previous()}
+                        onclick={go(at.page.saturating_sub(1), bottom)}>{ "‹ Previous" }</button>
+                <span class="muted small">{ format!("page {} of {}", format::count(at.page + 1), format::count(at.pages)) }</span>
+                <button type="button" data-testid={id("items-next")} disabled={!at.has_next()}
+                        onclick={go(at.page + 1, bottom)}>{ "Next ›" }</button>
+            </div>
+        }
+    };
     html! {
-        <section class="card items" aria-labelledby="items-h">
+        <section class="card items" aria-labelledby="items-h" ref={top.clone()}>
             <div class="items-head">
                 <h2 id="items-h">{ "Items" }</h2>
                 <div class="row wrap filters">
@@ -67,16 +112,20 @@ pub fn items_list(props: &ItemsListProps) -> Html {
                     </select>
                     <input type="search" data-testid="filter-text" placeholder="Find in questions, figures, tags"
                            aria-label="Find" value={filter.text.clone()} oninput={on_text} />
-                    <span class="muted small" data-testid="items-count">
-                        { format!("showing {} of {total}", shown.len()) }</span>
+                    <span class="muted small" data-testid="items-count" data-matching={at.matching.to_string()}
+                          data-total={total.to_string()} data-from={(at.start + usize::from(at.end > at.start)).to_string()}
+                          data-to={at.end.to_string()}>
+                        { at.label(total) }</span>
                 </div>
             </div>
             <p class="muted small">{ "Hit and miss are on page_hit_at_3. Open an item to see its ranked window." }</p>
-            <ol class="item-list">
-                { for shown.iter().map(|&i| html! {
+            if at.pages > 1 { { pager(false) } }
+            <ol class="item-list" start={(at.start + 1).to_string()}>
+                { for shown[at.start..at.end].iter().map(|&i| html! {
                     <ItemRow key={r.per_item[i].question.clone()} report={r.clone()} index={i} />
                 }) }
             </ol>
+            if at.pages > 1 { { pager(true) } }
             if shown.is_empty() {
                 <p class="muted">{ "No item matches the filter." }</p>
             }

@@ -56,7 +56,10 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
             started_at: browser::now_iso(),
         })
     });
-    let lines = props.text.lines().filter(|l| !l.trim().is_empty()).count();
+    // Counted once per text (a capture can be ~100 MB), not on every render.
+    let lines = *use_memo(props.text.clone(), |t| {
+        t.lines().filter(|l| !l.trim().is_empty()).count()
+    });
     html! {
         <section class="card" aria-labelledby="offline-h">
             <h2 id="offline-h"><span class="step">{"4"}</span>{ "Or score saved responses" }</h2>
