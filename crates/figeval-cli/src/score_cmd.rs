@@ -93,15 +93,20 @@ pub fn read_capture(mut reader: impl BufRead, pairing: &mut Pairing<'_>) -> io::
                 format!("line {line_no} is over {MAX_LINE_BYTES} bytes; no search response is that large"),
             ));
         }
-        let line = std::str::from_utf8(&buf).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "line {line_no} is not UTF-8 text (invalid byte at column {})",
-                    e.valid_up_to() + 1
-                ),
-            )
-        })?;
+        // simdutf8 checks a line several times faster than `std::str::from_utf8` (whose
+        // check was a sixth of a whole `figeval score`); on failure std says where.
+        let line = match simdutf8::basic::from_utf8(&buf) {
+            Ok(line) => line,
+            Err(_) => std::str::from_utf8(&buf).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "line {line_no} is not UTF-8 text (invalid byte at column {})",
+                        e.valid_up_to() + 1
+                    ),
+                )
+            })?,
+        };
         if first && !line.trim().is_empty() {
             first = false;
             if is_multiline_document(line) {

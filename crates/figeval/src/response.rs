@@ -525,6 +525,116 @@ pub(crate) struct RequestFields {
     pub(crate) cache_mode: Option<String>,
 }
 
+/// A `request` field: exactly what `RequestFields::deserialize(value).unwrap_or_default()`
+/// makes of the JSON value (a field of the wrong type makes every field `None`; of repeated
+/// keys the last counts, as in a `Value`), read straight from the text for an object — every
+/// line of a capture has one — instead of through a `serde_json::Value`.
+struct LenientRequest(RequestFields);
+
+/// `null` → `Ok(None)`, a string → `Ok(Some)`, anything else → `Err`.
+struct NullableString(Result<Option<String>, ()>);
+
+/// `null` → `Ok(None)`, an integer in `0..=u32::MAX` → `Ok(Some)`, anything else → `Err`.
+struct NullableU32(Result<Option<u32>, ()>);
+
+impl<'de> Deserialize<'de> for NullableString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NullableString;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fallbacks!(|_| NullableString(Err(())); bool, i64, u64, f64, seq, map);
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<NullableString, E> {
+                Ok(NullableString(Ok(Some(s.to_string()))))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<NullableString, E> {
+                Ok(NullableString(Ok(Some(s))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<NullableString, E> {
+                Ok(NullableString(Ok(None)))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<NullableString, E> {
+                Ok(NullableString(Ok(None)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for NullableU32 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NullableU32;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fallbacks!(|_| NullableU32(Err(())); bool, f64, str, seq, map);
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<NullableU32, E> {
+                Ok(NullableU32(u32::try_from(n).map(Some).map_err(|_| ())))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<NullableU32, E> {
+                Ok(NullableU32(u32::try_from(n).map(Some).map_err(|_| ())))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<NullableU32, E> {
+                Ok(NullableU32(Ok(None)))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<NullableU32, E> {
+                Ok(NullableU32(Ok(None)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for LenientRequest {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LenientRequest;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fallbacks!(|_| LenientRequest(RequestFields::default()); bool, i64, u64, f64, str, unit);
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LenientRequest, A::Error> {
+                // A struct may be written as the array of its fields; rare, so through a Value.
+                let mut items = Vec::new();
+                while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                    items.push(v);
+                }
+                let v = serde_json::Value::Array(items);
+                Ok(LenientRequest(
+                    RequestFields::deserialize(v).unwrap_or_default(),
+                ))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LenientRequest, A::Error> {
+                let (mut base_url, mut top_k, mut cache_mode) = (Ok(None), Ok(None), Ok(None));
+                while let Some(Key(k)) = map.next_key()? {
+                    match k.as_str() {
+                        "base_url" => base_url = map.next_value::<NullableString>()?.0,
+                        "top_k" => top_k = map.next_value::<NullableU32>()?.0,
+                        "cache_mode" => cache_mode = map.next_value::<NullableString>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(LenientRequest(match (base_url, top_k, cache_mode) {
+                    (Ok(base_url), Ok(top_k), Ok(cache_mode)) => RequestFields {
+                        base_url,
+                        top_k,
+                        cache_mode,
+                    },
+                    _ => RequestFields::default(),
+                }))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 impl Body {
     /// Whether the object has a `matches` key.
     pub(crate) fn has_matches(&self) -> bool {
@@ -576,27 +686,36 @@ impl<'de> DeserializeSeed<'de> for BodySeed {
             }; bool, i64, u64, f64, str, unit, seq);
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body, A::Error> {
                 let mut body = Body::default();
+                // The keys are shown only for an object with neither `matches` nor (an
+                // envelope's) `response`; once either is seen they are dropped and no longer
+                // copied, which spares an allocation per key on almost every capture line.
+                let mut keep_keys = true;
                 while let Some(Key(k)) = map.next_key()? {
                     let key = k.as_str();
                     match key {
-                        "matches" => body.matches = Some(map.next_value()?),
+                        "matches" => {
+                            body.matches = Some(map.next_value()?);
+                            keep_keys = false;
+                        }
                         "query" => body.query = map.next_value::<LenientString>()?.0,
                         "question" if self.envelope => {
                             body.question = Some(map.next_value::<LenientString>()?.0)
                         }
                         "response" if self.envelope => {
                             body.response =
-                                Some(Box::new(map.next_value_seed(BodySeed { envelope: false })?))
+                                Some(Box::new(map.next_value_seed(BodySeed { envelope: false })?));
+                            keep_keys = false;
                         }
                         "request" if self.envelope => {
-                            let v: serde_json::Value = map.next_value()?;
-                            body.request = Some(RequestFields::deserialize(v).unwrap_or_default());
+                            body.request = Some(map.next_value::<LenientRequest>()?.0);
                         }
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
                     }
-                    if body.keys.len() < 64 {
+                    if !keep_keys {
+                        body.keys.clear();
+                    } else if body.keys.len() < 64 {
                         body.keys.push(key.to_string());
                     }
                 }
@@ -752,6 +871,38 @@ mod tests {
     fn escaped_keys_are_read_like_plain_ones() {
         let r = Response::parse(r#"{"m\u0061tches": [{"chunk_\u0069d": "a\"b"}]}"#).unwrap();
         assert_eq!(r.matches.unwrap()[0].chunk_id, "a\"b");
+    }
+
+    #[test]
+    fn a_request_reads_as_its_value_would() {
+        let via_value = |text: &str| {
+            let v: serde_json::Value = serde_json::from_str(text).unwrap();
+            RequestFields::deserialize(v).unwrap_or_default()
+        };
+        for text in [
+            r#"{"base_url": "http://h/api", "top_k": 5, "cache_mode": "bypass"}"#,
+            r#"{"base_url": null, "top_k": null, "x": [1, {"y": 2}]}"#,
+            r#"{"top_k": 4294967295}"#,
+            r#"{"top_k": 4294967296, "base_url": "u"}"#,
+            r#"{"top_k": -1, "base_url": "u"}"#,
+            r#"{"top_k": 5.0, "base_url": "u"}"#,
+            r#"{"top_k": "5", "base_url": "u"}"#,
+            r#"{"base_url": 3, "top_k": 5}"#,
+            r#"{"base_url": 3, "base_url": "u", "top_k": 5}"#,
+            r#"{"base_url": "u", "base_url": 3, "top_k": 5}"#,
+            r#"{"b\u0061se_url": "u"}"#,
+            r#"["u", 5, "bypass"]"#,
+            r#"["u", 5, "bypass", 1]"#,
+            r#"["u"]"#,
+            r#"[1]"#,
+            r#"{}"#,
+            r#"null"#,
+            r#""u""#,
+            r#"7"#,
+        ] {
+            let direct = serde_json::from_str::<LenientRequest>(text).unwrap().0;
+            assert_eq!(direct, via_value(text), "{text}");
+        }
     }
 
     #[test]
