@@ -133,6 +133,8 @@ fn fuzz_briefly() -> Result<(), String> {
                 &seeds,
                 "--",
                 &time,
+                "-timeout=10",
+                "-dict=fuzz/dicts/figeval.dict",
                 "-print_final_stats=1",
             ],
         ))?;

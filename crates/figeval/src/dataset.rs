@@ -287,7 +287,7 @@ impl Dataset {
             )]));
         };
         for key in obj.keys().filter(|k| !TOP_KEYS.contains(&k.as_str())) {
-            errors.push(top_error(key, unknown_key(&TOP_KEYS)));
+            errors.push(top_error(key_name(key), unknown_key(&TOP_KEYS)));
         }
         let corpus_id = match obj.get("corpus_id") {
             Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_NAME_CHARS) {
@@ -460,6 +460,15 @@ pub(crate) fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
+/// A key as an error names it: as written, or `""` when it is empty.
+fn key_name(key: &str) -> &str {
+    if key.is_empty() {
+        "\"\""
+    } else {
+        key
+    }
+}
+
 fn unknown_key(allowed: &[&str]) -> String {
     format!(
         "unknown key (allowed: {}); an unread key would be a silent lie about what is scored",
@@ -495,7 +504,7 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
         return None;
     };
     for key in obj.keys().filter(|k| !ITEM_KEYS.contains(&k.as_str())) {
-        err(key, unknown_key(&ITEM_KEYS));
+        err(key_name(key), unknown_key(&ITEM_KEYS));
     }
     let question = match obj.get("question") {
         Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_QUESTION_CHARS) {
@@ -823,6 +832,18 @@ mod tests {
         assert!(e
             .to_string()
             .contains("item 1: (item): expected an object, found the number 1"));
+    }
+
+    #[test]
+    fn an_empty_unknown_key_is_named_visibly() {
+        let mut v = item("q?");
+        v[""] = serde_json::json!(1);
+        let e =
+            Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]})).unwrap_err();
+        assert!(
+            e.to_string().contains("item 1 (\"q?\"): \"\": unknown key"),
+            "{e}"
+        );
     }
 
     #[test]
