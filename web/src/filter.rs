@@ -103,7 +103,7 @@ fn contains_lowercase(haystack: &str, needle: &str) -> bool {
 }
 
 /// Rows per page of the items list: a 10,000-item report renders a page, not every row.
-pub const PAGE_SIZE: usize = 100;
+pub const PAGE_SIZE: usize = 50;
 
 /// One page of the filtered items: rows `start..end` of the `matching` ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,4 +1,8 @@
 //! One item of the report (`item-row`): outcome, question, and on demand its ranked window.
+//!
+//! A plain function, not a component: a page of the items list is 50 rows, and a component
+//! per row (its hooks, its scheduler runs) doubled the time a filter change takes. Which rows
+//! are open is the list's state.
 
 use figeval::{Metric, Report};
 use yew::prelude::*;
@@ -7,15 +11,6 @@ use crate::components::ranked_window::RankedWindow;
 use crate::format;
 use crate::shared::Shared;
 
-/// Props of [`ItemRow`].
-#[derive(Properties, PartialEq)]
-pub struct ItemRowProps {
-    /// The report.
-    pub report: Shared<Report>,
-    /// The item's index in `per_item`.
-    pub index: usize,
-}
-
 const PIPS: [(Metric, &str); 4] = [
     (Metric::PageHitAt3, "@3"),
     (Metric::PrecisePageHitAt3, "precise"),
@@ -23,22 +18,21 @@ const PIPS: [(Metric, &str); 4] = [
     (Metric::PageHitAt5, "@5"),
 ];
 
-/// The row.
-#[function_component(ItemRow)]
-pub fn item_row(props: &ItemRowProps) -> Html {
-    let open = use_state(|| false);
-    let rec = &props.report.per_item[props.index];
+/// The row of `report.per_item[index]`, keyed by its question; `toggle` opens or closes it.
+pub fn item_row(
+    report: &Shared<Report>,
+    index: usize,
+    open: bool,
+    toggle: Callback<MouseEvent>,
+) -> Html {
+    let rec = &report.per_item[index];
     let hit = rec.hit(Metric::PageHitAt3);
-    let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
     let rank = match rec.first_hit_rank {
         Some(r) => format!("first hit at rank {r}"),
         None => "no match on an expected page".to_string(),
     };
     html! {
-        <li class={classes!("item", if hit { "is-hit" } else { "is-miss" })} data-testid="item-row"
+        <li key={rec.question.clone()} class={classes!("item", if hit { "is-hit" } else { "is-miss" })} data-testid="item-row"
             data-question={rec.question.clone()} data-group={rec.group.name()}
             data-hit={hit.to_string()}>
             <button type="button" class="item-head" aria-expanded={open.to_string()} onclick={toggle}
@@ -60,14 +54,14 @@ pub fn item_row(props: &ItemRowProps) -> Html {
                         html! {
                             <span class={classes!("pip", if h { "hit" } else { "miss" })} title={m.name()}
                                   data-metric={m.name()} data-hit={h.to_string()}>
-                                { if h { "✓ " } else { "✗ " } }{ *label }</span>
+                                { format!("{} {label}", if h { "✓" } else { "✗" }) }</span>
                         }
                     }) }
                 </span>
-                <span class="chevron" aria-hidden="true">{ if *open { "▾" } else { "▸" } }</span>
+                <span class="chevron" aria-hidden="true">{ if open { "▾" } else { "▸" } }</span>
             </button>
-            if *open {
-                <RankedWindow report={props.report.clone()} index={props.index} />
+            if open {
+                <RankedWindow report={report.clone()} index={index} />
             }
         </li>
     }
