@@ -96,7 +96,7 @@ export function machine() {
   let load = '';
   try { load = execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' '); } catch { /* not Linux */ }
   let chromium = '';
-  try { chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim(); } catch { /* reported elsewhere */ }
+  try { chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { /* reported elsewhere */ }
   return `${cpu}; load average ${load}; ${chromium}`;
 }
 
