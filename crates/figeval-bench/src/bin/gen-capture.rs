@@ -61,7 +61,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("gen-capture: generating {items} items in {}: {e}", out.display());
+            eprintln!(
+                "gen-capture: generating {items} items in {}: {e}",
+                out.display()
+            );
             ExitCode::from(2)
         }
     }
