@@ -80,6 +80,13 @@ pub fn web_tools() -> Result<(), String> {
             &["install", &format!("wasm-bindgen-cli@{WASM_BINDGEN}")],
         ))?;
     }
+    // The fuzz targets build on nightly (sanitizer flags); machines of this kind carry it.
+    if answers("cargo", &["+nightly", "--version"]).is_none() {
+        exec(cmd(
+            "rustup",
+            &["toolchain", "install", "nightly", "--profile", "minimal"],
+        ))?;
+    }
     if answers("cargo", &["fuzz", "--version"]).is_none() {
         // The version known to work here; its lock file may name crates the registry lacks.
         exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2", "--locked"]))
