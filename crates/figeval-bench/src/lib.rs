@@ -2,7 +2,9 @@
 //!
 //! - `bench-score`: offline scoring of a synthetic capture, against a parse-only floor
 //!   (`parse-floor`) and a Python implementation of the same scoring (`score.py`);
-//! - `bench-live`: `figeval run` against `refsearch --latency-ms 50` at concurrency 1 and 8.
+//! - `bench-live`: `figeval run` against `refsearch --latency-ms 50` at concurrency 1 and 8;
+//! - `bench-load`: `figeval run` of 2,000 questions at concurrency 16 (memory flat against a
+//!   200-question run), and a 16-client soak of `refsearch` against a 1-client baseline.
 //!
 //! The binaries under test are found next to the benchmark's own executable, in the same
 //! target directory (`CARGO_TARGET_DIR` respected); this crate never builds them.
@@ -10,6 +12,9 @@
 pub mod gen;
 pub mod jsondiff;
 pub mod measure;
+pub mod procfs;
+pub mod questions;
+pub mod server;
 
 use std::path::{Path, PathBuf};
 

@@ -11,20 +11,16 @@
 //!     [--figure-notes P] [--refsearch BIN]
 //! ```
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitCode, Stdio};
 
 use figeval_bench::jsondiff::first_difference;
 use figeval_bench::measure::run_measured;
-use figeval_bench::{sibling, work_dir, workspace_root};
+use figeval_bench::server::{live_binaries, Server, ServerOptions};
+use figeval_bench::{work_dir, workspace_root};
 
 /// The speedup concurrency 8 must reach over concurrency 1.
 const SPEEDUP_MIN: f64 = 5.0;
-/// How long refsearch may take to index the PDF and start listening.
-const START_TIMEOUT: Duration = Duration::from_secs(300);
 
 struct Options {
     reps: usize,
@@ -82,83 +78,6 @@ fn parse_args() -> Options {
     o
 }
 
-/// A running refsearch; killed and reaped when dropped.
-struct Server {
-    child: Child,
-    base_url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn start(bin: &Path, o: &Options) -> Result<Server, String> {
-        let mut cmd = Command::new(bin);
-        cmd.arg("--pdf")
-            .arg(&o.pdf)
-            .arg("--corpus-id")
-            .arg(&o.corpus_id)
-            .arg("--listen")
-            .arg("127.0.0.1:0")
-            .arg("--latency-ms")
-            .arg(o.latency_ms.to_string());
-        if let Some(notes) = &o.figure_notes {
-            cmd.arg("--figure-notes").arg(notes);
-        }
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-        let stderr = child.stderr.take().expect("stderr is piped");
-        // From here on the guard owns the child: any early return kills it.
-        let mut server = Server {
-            child,
-            base_url: String::new(),
-        };
-        let (tx, rx) = mpsc::channel();
-        // Reads refsearch's stderr for the whole run, so it never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let mut sent = false;
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if !sent {
-                    if let Some(url) = line.strip_prefix("refsearch: listening on ") {
-                        let _ = tx.send(Ok(url.trim().to_string()));
-                        sent = true;
-                        continue;
-                    }
-                    eprintln!("  [refsearch] {line}");
-                }
-            }
-            if !sent {
-                let _ = tx.send(Err("refsearch exited before listening".to_string()));
-            }
-        });
-        let started = Instant::now();
-        match rx.recv_timeout(START_TIMEOUT) {
-            Ok(Ok(url)) => {
-                server.base_url = url;
-                println!(
-                    "  refsearch ready in {:.1} s at {}",
-                    started.elapsed().as_secs_f64(),
-                    server.base_url
-                );
-                Ok(server)
-            }
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(format!(
-                "refsearch did not say it was listening within {} s",
-                START_TIMEOUT.as_secs()
-            )),
-        }
-    }
-}
-
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
@@ -190,17 +109,17 @@ fn numbers(path: &Path) -> Result<serde_json::Value, String> {
 
 fn run() -> Result<bool, String> {
     let o = parse_args();
-    let figeval = sibling("figeval", "figeval-cli")?;
-    let refsearch = match &o.refsearch {
-        Some(p) => p.clone(),
-        None => sibling("refsearch", "refsearch")?,
-    };
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    println!("bench-live: {cores} cores");
-    println!("  figeval:   {}", figeval.display());
-    println!("  refsearch: {}", refsearch.display());
+    let (figeval, refsearch) = live_binaries("bench-live", o.refsearch.as_deref())?;
     println!("  dataset:   {}", o.dataset.display());
-    let server = Server::start(&refsearch, &o)?;
+    let server = Server::start(
+        &refsearch,
+        &ServerOptions {
+            pdf: o.pdf.clone(),
+            corpus_id: o.corpus_id.clone(),
+            latency_ms: o.latency_ms,
+            figure_notes: o.figure_notes.clone(),
+        },
+    )?;
     let dir = work_dir();
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let run_at = |c: u32, out: &Path| -> Result<f64, String> {
