@@ -48,6 +48,21 @@ pub enum RunStatus {
     Finished,
 }
 
+/// A live run's capture: one envelope per dataset item, `None` until answered. Shared, not
+/// copied, between the run and the report scored from it; joined into JSON Lines only when
+/// it is downloaded.
+pub type CaptureLines = Rc<Vec<Option<Rc<str>>>>;
+
+/// The answered envelopes of `lines` as JSON Lines, in dataset order.
+pub fn capture_text(lines: &[Option<Rc<str>>]) -> String {
+    let mut out = String::with_capacity(lines.iter().flatten().map(|l| l.len() + 1).sum());
+    for line in lines.iter().flatten() {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// A live run: its capture so far (one envelope per item, `None` until answered).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveRun {
@@ -58,7 +73,7 @@ pub struct LiveRun {
     /// The settings the capture was collected with.
     pub config: Option<RunConfig>,
     /// One capture line per dataset item, in dataset order.
-    pub lines: Rc<Vec<Option<Rc<str>>>>,
+    pub lines: CaptureLines,
     /// Items whose answer hit on page_hit_at_3 so far.
     pub hits: usize,
     /// When the first segment started (RFC 3339).
@@ -120,12 +135,7 @@ impl LiveRun {
 
     /// The capture received so far: JSON Lines of envelopes, in dataset order.
     pub fn capture_text(&self) -> String {
-        let mut out = String::new();
-        for line in self.lines.iter().flatten() {
-            out.push_str(line);
-            out.push('\n');
-        }
-        out
+        capture_text(&self.lines)
     }
 
     fn stop_segment(&mut self, now_ms: f64) {
@@ -186,7 +196,7 @@ pub struct AppState {
     /// The report on show.
     pub report: Option<OpenReport>,
     /// The capture the report on show was scored from, when it was a live run.
-    pub report_capture: Option<Rc<str>>,
+    pub report_capture: Option<CaptureLines>,
     /// A failure to show.
     pub banner: Option<Banner>,
     /// The comparison's baseline.
@@ -365,7 +375,7 @@ impl AppState {
         });
     }
 
-    fn show_report(&mut self, report: OpenReport, capture: Option<Rc<str>>) {
+    fn show_report(&mut self, report: OpenReport, capture: Option<CaptureLines>) {
         self.report = Some(report);
         self.report_capture = capture;
         self.view = View::Report;
@@ -438,8 +448,7 @@ impl AppState {
             Ok(report) => {
                 self.run.status = RunStatus::Finished;
                 self.banner = None;
-                let capture: Rc<str> = self.run.capture_text().into();
-                self.show_report(OpenReport::new("live run", report), Some(capture));
+                self.show_report(OpenReport::new("live run", report), Some(lines));
             }
             Err(e) => {
                 self.run.status = RunStatus::Failed;
@@ -713,7 +722,13 @@ mod tests {
         assert_eq!(report.summary.hits(Metric::PageHitAt3), 1);
         assert_eq!(report.run.source, "live");
         assert_eq!(report.run.duration_s, 2.5);
-        assert_eq!(s.report_capture.as_ref().unwrap().lines().count(), 3);
+        let kept = s.report_capture.as_ref().unwrap();
+        assert!(
+            Rc::ptr_eq(kept, &s.run.lines),
+            "the report shares the run's capture, not a copy"
+        );
+        assert_eq!(capture_text(kept).lines().count(), 3);
+        assert_eq!(capture_text(kept), s.run.capture_text());
     }
 
     #[test]

@@ -1,7 +1,5 @@
 //! The report view: what was scored, the headline, the per-group table and chart, the items.
 
-use std::rc::Rc;
-
 use figeval::{Metric, Report};
 use yew::prelude::*;
 
@@ -11,7 +9,7 @@ use crate::components::group_table::{metric_label, metric_question, GroupTable, 
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
-use crate::state::{Action, AppState, OpenReport, Slot};
+use crate::state::{capture_text, Action, AppState, CaptureLines, OpenReport, Slot};
 
 /// Props of [`ReportView`].
 #[derive(Properties, PartialEq)]
@@ -19,7 +17,7 @@ pub struct ReportViewProps {
     /// The report on show.
     pub open: Option<OpenReport>,
     /// The capture it was scored from, for a live run.
-    pub capture: Option<Rc<str>>,
+    pub capture: Option<CaptureLines>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<AppState>,
 }
@@ -66,7 +64,9 @@ pub fn report_view(props: &ReportViewProps) -> Html {
     };
     let download_capture = props.capture.clone().map(|c| {
         let name = format!("figeval-capture-{stem}.jsonl");
-        Callback::from(move |_: MouseEvent| browser::download(&name, "application/x-ndjson", &c))
+        Callback::from(move |_: MouseEvent| {
+            browser::download(&name, "application/x-ndjson", &capture_text(&c))
+        })
     });
     let compare_as = |slot: Slot| {
         let d = props.dispatch.clone();
