@@ -126,3 +126,67 @@ pub fn live_binaries(bench: &str, refsearch: Option<&Path>) -> Result<(PathBuf, 
     println!("  refsearch: {}", refsearch.display());
     Ok((figeval, refsearch))
 }
+
+/// What the live benchmarks' command lines say about refsearch: `--pdf P`, `--corpus-id ID`,
+/// `--figure-notes P|none`, `--refsearch BIN`; by default the Octave manual with its notes.
+#[derive(Debug, Clone)]
+pub struct ServerFlags {
+    /// How to start refsearch (`latency_ms` 0 unless the benchmark sets it).
+    pub options: ServerOptions,
+    /// The refsearch binary, when not the one next to the benchmark.
+    pub refsearch: Option<PathBuf>,
+}
+
+impl Default for ServerFlags {
+    fn default() -> ServerFlags {
+        let notes = crate::workspace_root().join("data/corpora/octave-manual/figure-notes.json");
+        ServerFlags {
+            options: ServerOptions {
+                pdf: PathBuf::from("/usr/share/doc/octave/octave.pdf"),
+                corpus_id: "octave-manual".into(),
+                latency_ms: 0,
+                figure_notes: notes.is_file().then_some(notes),
+            },
+            refsearch: None,
+        }
+    }
+}
+
+impl ServerFlags {
+    /// The flags, for a usage line.
+    pub const USAGE: &'static str =
+        "[--pdf P] [--corpus-id ID] [--figure-notes P|none] [--refsearch BIN]";
+
+    /// Takes `flag` when it is one of these (reading its argument from `value`); `false` when
+    /// it is not.
+    pub fn take(&mut self, flag: &str, value: impl FnOnce() -> String) -> bool {
+        match flag {
+            "--pdf" => self.options.pdf = value().into(),
+            "--corpus-id" => self.options.corpus_id = value(),
+            "--figure-notes" => {
+                let v = value();
+                self.options.figure_notes = (v != "none").then(|| v.into());
+            }
+            "--refsearch" => self.refsearch = Some(value().into()),
+            _ => return false,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_flags_take_only_their_own() {
+        let mut f = ServerFlags::default();
+        assert!(f.take("--pdf", || "/x.pdf".into()));
+        assert!(f.take("--figure-notes", || "none".into()));
+        assert!(f.take("--corpus-id", || "c".into()));
+        assert!(!f.take("--reps", || unreachable!("not read for a foreign flag")));
+        assert_eq!(f.options.pdf, PathBuf::from("/x.pdf"));
+        assert_eq!(f.options.figure_notes, None);
+        assert_eq!(f.options.corpus_id, "c");
+    }
+}

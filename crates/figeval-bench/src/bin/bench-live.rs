@@ -16,7 +16,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use figeval_bench::jsondiff::first_difference;
 use figeval_bench::measure::run_measured;
-use figeval_bench::server::{live_binaries, Server, ServerOptions};
+use figeval_bench::server::{live_binaries, Server, ServerFlags, ServerOptions};
 use figeval_bench::{work_dir, workspace_root};
 
 /// The speedup concurrency 8 must reach over concurrency 1.
@@ -27,32 +27,25 @@ struct Options {
     latency_ms: u64,
     concurrency: u32,
     dataset: PathBuf,
-    pdf: PathBuf,
-    corpus_id: String,
-    figure_notes: Option<PathBuf>,
-    refsearch: Option<PathBuf>,
+    server: ServerFlags,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench-live [--reps N] [--latency-ms N] [--concurrency N] [--dataset P] [--pdf P] \
-         [--corpus-id ID] [--figure-notes P|none] [--refsearch BIN]"
+        "usage: bench-live [--reps N] [--latency-ms N] [--concurrency N] [--dataset P] {}",
+        ServerFlags::USAGE
     );
     std::process::exit(2)
 }
 
 fn parse_args() -> Options {
     let root = workspace_root();
-    let notes = root.join("data/corpora/octave-manual/figure-notes.json");
     let mut o = Options {
         reps: 5,
         latency_ms: 50,
         concurrency: 8,
         dataset: root.join("data/eval_datasets/octave-manual-figures.json"),
-        pdf: PathBuf::from("/usr/share/doc/octave/octave.pdf"),
-        corpus_id: "octave-manual".into(),
-        figure_notes: notes.is_file().then_some(notes),
-        refsearch: None,
+        server: ServerFlags::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -62,14 +55,11 @@ fn parse_args() -> Options {
             "--latency-ms" => o.latency_ms = value().parse().unwrap_or_else(|_| usage()),
             "--concurrency" => o.concurrency = value().parse().unwrap_or_else(|_| usage()),
             "--dataset" => o.dataset = value().into(),
-            "--pdf" => o.pdf = value().into(),
-            "--corpus-id" => o.corpus_id = value(),
-            "--figure-notes" => {
-                let v = value();
-                o.figure_notes = (v != "none").then(|| v.into());
+            flag => {
+                if !o.server.take(flag, value) {
+                    usage()
+                }
             }
-            "--refsearch" => o.refsearch = Some(value().into()),
-            _ => usage(),
         }
     }
     if o.reps == 0 || o.concurrency < 2 {
@@ -109,15 +99,13 @@ fn numbers(path: &Path) -> Result<serde_json::Value, String> {
 
 fn run() -> Result<bool, String> {
     let o = parse_args();
-    let (figeval, refsearch) = live_binaries("bench-live", o.refsearch.as_deref())?;
+    let (figeval, refsearch) = live_binaries("bench-live", o.server.refsearch.as_deref())?;
     println!("  dataset:   {}", o.dataset.display());
     let server = Server::start(
         &refsearch,
         &ServerOptions {
-            pdf: o.pdf.clone(),
-            corpus_id: o.corpus_id.clone(),
             latency_ms: o.latency_ms,
-            figure_notes: o.figure_notes.clone(),
+            ..o.server.options.clone()
         },
     )?;
     let dir = work_dir();

@@ -28,7 +28,7 @@
 //! ```
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 use figeval_bench::measure::{launcher_command, run_via_launcher};
 use figeval_bench::procfs::{open_fds, peak_between, rss_bytes, Sample, Sampler};
 use figeval_bench::questions;
-use figeval_bench::server::{live_binaries, Server, ServerOptions};
-use figeval_bench::{sibling, work_dir, workspace_root};
+use figeval_bench::server::{live_binaries, Server, ServerFlags};
+use figeval_bench::{sibling, work_dir};
 use serde_json::Value;
 
 /// The largest run has this many times the questions of the main one.
@@ -69,23 +69,19 @@ struct Options {
     clients: usize,
     soak_secs: u64,
     only: Only,
-    pdf: PathBuf,
-    corpus_id: String,
-    figure_notes: Option<PathBuf>,
-    refsearch: Option<PathBuf>,
+    server: ServerFlags,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: bench-load [--questions N] [--reps N] [--concurrency N] [--clients N] \
-         [--soak-secs N] [--only run|soak] [--pdf P] [--corpus-id ID] [--figure-notes P|none] \
-         [--refsearch BIN]"
+         [--soak-secs N] [--only run|soak] {}",
+        ServerFlags::USAGE
     );
     std::process::exit(2)
 }
 
 fn parse_args() -> Options {
-    let notes = workspace_root().join("data/corpora/octave-manual/figure-notes.json");
     let mut o = Options {
         questions: 2000,
         reps: 3,
@@ -93,10 +89,7 @@ fn parse_args() -> Options {
         clients: 16,
         soak_secs: 60,
         only: Only::Both,
-        pdf: PathBuf::from("/usr/share/doc/octave/octave.pdf"),
-        corpus_id: "octave-manual".into(),
-        figure_notes: notes.is_file().then_some(notes),
-        refsearch: None,
+        server: ServerFlags::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -115,14 +108,11 @@ fn parse_args() -> Options {
                     _ => usage(),
                 }
             }
-            "--pdf" => o.pdf = value().into(),
-            "--corpus-id" => o.corpus_id = value(),
-            "--figure-notes" => {
-                let v = value();
-                o.figure_notes = (v != "none").then(|| v.into());
+            flag => {
+                if !o.server.take(flag, value) {
+                    usage()
+                }
             }
-            "--refsearch" => o.refsearch = Some(value().into()),
-            _ => usage(),
         }
     }
     if o.questions < 20 || o.reps == 0 || o.concurrency == 0 || o.clients < 2 {
@@ -546,28 +536,20 @@ fn part_soak(o: &Options, server: &mut Server, full: &Value) -> Result<bool, Str
 
 fn run() -> Result<bool, String> {
     let o = parse_args();
-    let (figeval, refsearch) = live_binaries("bench-load", o.refsearch.as_deref())?;
+    let (figeval, refsearch) = live_binaries("bench-load", o.server.refsearch.as_deref())?;
     let launcher = sibling("rusage-exec", "figeval-bench")?;
-    println!("  pdf:       {}", o.pdf.display());
+    println!("  pdf:       {}", o.server.options.pdf.display());
     let dir = work_dir();
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let pages = questions::pdf_pages(&o.pdf)?;
-    let full = questions::dataset(&pages, &o.corpus_id, o.questions * SCALE)?;
+    let pages = questions::pdf_pages(&o.server.options.pdf)?;
+    let full = questions::dataset(&pages, &o.server.options.corpus_id, o.questions * SCALE)?;
     println!(
         "  dataset:   {} questions quoting lines of {} pages (the first {} are the main run)",
         o.questions * SCALE,
         pages.len(),
         o.questions
     );
-    let mut server = Server::start(
-        &refsearch,
-        &ServerOptions {
-            pdf: o.pdf.clone(),
-            corpus_id: o.corpus_id.clone(),
-            latency_ms: 0,
-            figure_notes: o.figure_notes.clone(),
-        },
-    )?;
+    let mut server = Server::start(&refsearch, &o.server.options)?;
     let mut ok = true;
     if o.only != Only::Soak {
         ok &= part_run(&o, &launcher, &figeval, &mut server, &full)?;
