@@ -10,9 +10,7 @@
 #[path = "common.rs"]
 mod common;
 
-use figeval::{
-    CacheMode, Dataset, Pairing, Report, ReportHeader, Response, RunInfo, ScoreConfig, Scored,
-};
+use figeval::{CacheMode, Dataset, Pairing, Report, Response, RunInfo, ScoreConfig, Scored};
 use libfuzzer_sys::fuzz_target;
 
 const FIXED: &str = r#"{"corpus_id":"c","items":[
@@ -109,16 +107,9 @@ fn pair(d: &Dataset, text: &str, allow_missing: bool) -> Result<Scored, figeval:
 
 fn report(d: &Dataset, s: Scored) -> Report {
     let n = s.records.len();
-    let r = Report::build(
-        ReportHeader {
-            corpus_id: d.corpus_id.clone(),
-            base_url: s.request.base_url,
-            top_k: s.request.top_k,
-            cache_mode: s.request.cache_mode,
-            max_precise_span_pages: ScoreConfig::default().max_precise_span_pages,
-        },
-        s.records,
-        s.unscored,
+    let r = s.into_report(
+        &d.corpus_id,
+        ScoreConfig::default(),
         RunInfo {
             source: "fuzz".into(),
             ..RunInfo::default()

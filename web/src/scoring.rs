@@ -43,19 +43,7 @@ pub fn score_capture(
     let mut pairing = Pairing::new(dataset, config);
     pairing.add_text(text);
     let scored = pairing.finish(allow_missing)?;
-    let header = ReportHeader {
-        corpus_id: dataset.corpus_id.clone(),
-        base_url: scored.request.base_url,
-        top_k: scored.request.top_k,
-        cache_mode: scored.request.cache_mode,
-        max_precise_span_pages,
-    };
-    Ok(Report::build(
-        header,
-        scored.records,
-        scored.unscored,
-        run_info(source, facts),
-    ))
+    Ok(scored.into_report(&dataset.corpus_id, config, run_info(source, facts)))
 }
 
 /// Scores the envelopes of a live run (one per item, in dataset order).

@@ -60,3 +60,25 @@ pub fn work_dir() -> PathBuf {
 pub fn file_mb(path: &Path) -> f64 {
     std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6)
 }
+
+/// `PASS` or `FAIL`, the first word of a benchmark's verdict line.
+pub fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "PASS"
+    } else {
+        "FAIL"
+    }
+}
+
+/// A benchmark's exit status: 0 when every check passed, 1 when one failed, 2 (after printing
+/// `<bench>: <why>`) when it could not run.
+pub fn exit(bench: &str, outcome: Result<bool, String>) -> std::process::ExitCode {
+    match outcome {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("{bench}: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

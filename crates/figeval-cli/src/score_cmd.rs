@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use figeval::capture::is_multiline_document;
-use figeval::{Pairing, Report, ReportHeader, RunInfo, ScoreConfig};
+use figeval::{Pairing, RunInfo, ScoreConfig};
 
 use crate::clock;
 use crate::fail::{Failure, Outcome};
@@ -43,16 +43,9 @@ pub fn run(
     let scored = pairing
         .finish(allow_missing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    let report = Report::build(
-        ReportHeader {
-            corpus_id: dataset.corpus_id.clone(),
-            base_url: scored.request.base_url,
-            top_k: scored.request.top_k,
-            cache_mode: scored.request.cache_mode,
-            max_precise_span_pages: max_precise_span,
-        },
-        scored.records,
-        scored.unscored,
+    let report = scored.into_report(
+        &dataset.corpus_id,
+        config,
         RunInfo {
             started_at: Some(started_at),
             duration_s: clock.elapsed().as_secs_f64(),

@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use crate::dataset::{strip_position, Dataset};
 use crate::describe;
-use crate::report::{CacheMode, RequestInfo};
+use crate::report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
 use crate::response::{Body, BodySeed, RequestFields, Response, ResponseProblem};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
 
@@ -189,6 +189,25 @@ pub struct Scored {
     pub unscored: Vec<String>,
     /// The search parameters, when every response recorded the same ones.
     pub request: RequestInfo,
+}
+
+impl Scored {
+    /// The report of these records for `corpus_id`, scored with `config`: the search
+    /// parameters in its header are the ones the capture recorded.
+    pub fn into_report(self, corpus_id: &str, config: ScoreConfig, run: RunInfo) -> Report {
+        Report::build(
+            ReportHeader {
+                corpus_id: corpus_id.to_string(),
+                base_url: self.request.base_url,
+                top_k: self.request.top_k,
+                cache_mode: self.request.cache_mode,
+                max_precise_span_pages: config.max_precise_span_pages,
+            },
+            self.records,
+            self.unscored,
+            run,
+        )
+    }
 }
 
 /// Whether a capture whose first non-blank line is `first_line` must be read as one document
@@ -677,6 +696,28 @@ mod tests {
             score(&differ, false).unwrap().request,
             RequestInfo::default()
         );
+    }
+
+    #[test]
+    fn the_report_carries_the_recorded_request_and_the_scoring_settings() {
+        let line = format!(
+            r#"{{"question":"Which figure shows B?","request":{{"base_url":"http://h/api","top_k":7,"cache_mode":"refresh"}},"response":{}}}"#,
+            body("Which figure shows B?", 2)
+        );
+        let scored = score(&line, true).unwrap();
+        let records = scored.records.clone();
+        let config = ScoreConfig {
+            max_precise_span_pages: 4,
+        };
+        let r = scored.into_report("c", config, RunInfo::default());
+        assert_eq!(r.corpus_id, "c");
+        assert_eq!(r.base_url.as_deref(), Some("http://h/api"));
+        assert_eq!(r.top_k, Some(7));
+        assert_eq!(r.cache_mode, Some(CacheMode::Refresh));
+        assert_eq!(r.max_precise_span_pages, 4);
+        assert_eq!(r.per_item, records);
+        assert_eq!(r.unscored, ["Which figure shows A?"]);
+        assert_eq!(r.summary.n, 1);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //   FIGEVAL_DIST     the built app (default <repo>/dist)
 //   FIGEVAL_BIN      the figeval CLI (release build)
 //   GEN_CAPTURE_BIN  figeval-bench's gen-capture (default: next to FIGEVAL_BIN, then
-//                    /work/target-bench/release, then <repo>/target/release)
+//                    <repo>/target/release)
 //   BENCH_ITEMS      items in the generated dataset and capture (default 10000)
 //   BENCH_RUNS       runs of each side, best kept (default 3)
 //   CHROMIUM         the browser (default /usr/bin/chromium)
@@ -31,21 +31,24 @@ export function requireTools() {
   if (!(FIGEVAL_BIN && existsSync(FIGEVAL_BIN))) cannotRun('FIGEVAL_BIN is not set to the figeval binary (cargo build --release -p figeval-cli)');
 }
 
-function genCaptureBin() {
+/**
+ * A figeval-bench binary: `$ENV_VAR` when set, else next to FIGEVAL_BIN, else in
+ * <repo>/target/release; exits "cannot run" saying how to build it.
+ */
+export function benchBin(name, envVar) {
   const candidates = [
-    process.env.GEN_CAPTURE_BIN,
-    FIGEVAL_BIN && path.join(path.dirname(FIGEVAL_BIN), 'gen-capture'),
-    '/work/target-bench/release/gen-capture',
-    path.join(REPO, 'target/release/gen-capture'),
+    process.env[envVar],
+    FIGEVAL_BIN && path.join(path.dirname(FIGEVAL_BIN), name),
+    path.join(REPO, 'target/release', name),
   ].filter(Boolean);
   const found = candidates.find((p) => existsSync(p));
-  if (!found) cannotRun(`no gen-capture binary (cargo build --release -p figeval-bench --bin gen-capture, or set GEN_CAPTURE_BIN); looked at ${candidates.join(', ')}`);
+  if (!found) cannotRun(`no ${name} binary (cargo build --release -p figeval-bench --bin ${name}, or set ${envVar}); looked at ${candidates.join(', ')}`);
   return found;
 }
 
 /** The generated dataset and capture of ITEMS items: { dataset, capture, items, seed, reused }. */
 export function inputs() {
-  const bin = genCaptureBin();
+  const bin = benchBin('gen-capture', 'GEN_CAPTURE_BIN');
   const info = JSON.parse(execFileSync(bin, ['--items', String(ITEMS)], { encoding: 'utf8' }));
   info.bin = bin;
   info.captureMB = statSync(info.capture).size / 1e6;

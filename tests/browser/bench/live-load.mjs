@@ -53,10 +53,10 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-  FIGEVAL_BIN, REFSEARCH_BIN, OCTAVE_PDF, REPO, startRefsearch, serveDist, launch, openApp, setField,
+  REFSEARCH_BIN, OCTAVE_PDF, startRefsearch, serveDist, launch, openApp, setField,
   readGroupTable, assertTableMatchesReport, figevalReport, scratch,
 } from '../support.mjs';
-import { cannotRun, requireTools, machine, verdict, mean, ms, PAGE_HELPERS } from './lib.mjs';
+import { benchBin, cannotRun, requireTools, machine, verdict, mean, ms, PAGE_HELPERS } from './lib.mjs';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS || 500);
 const BASELINE = Number(process.env.BENCH_BASELINE || 100);
@@ -76,10 +76,7 @@ const NODES_MAX = 1.05; // DOM nodes
 requireTools();
 if (!(REFSEARCH_BIN && existsSync(REFSEARCH_BIN))) cannotRun('REFSEARCH_BIN is not set to the refsearch binary (cargo build --release -p refsearch)');
 if (!existsSync(OCTAVE_PDF)) cannotRun(`no Octave manual at ${OCTAVE_PDF} (set OCTAVE_PDF)`);
-const genCandidates = [process.env.GEN_QUESTIONS_BIN, path.join(path.dirname(FIGEVAL_BIN), 'gen-questions'),
-  path.join(REPO, 'target/release/gen-questions')].filter(Boolean);
-const genBin = genCandidates.find((p) => existsSync(p));
-if (!genBin) cannotRun(`no gen-questions binary (cargo build --release -p figeval-bench --bin gen-questions, or set GEN_QUESTIONS_BIN); looked at ${genCandidates.join(', ')}`);
+const genBin = benchBin('gen-questions', 'GEN_QUESTIONS_BIN');
 if (!(QUESTIONS > BASELINE && BASELINE >= CHECKPOINT && REPEATS >= 4)) {
   cannotRun(`need BENCH_QUESTIONS (${QUESTIONS}) > BENCH_BASELINE (${BASELINE}) >= ${CHECKPOINT}, and BENCH_REPEATS (${REPEATS}) >= 4`);
 }

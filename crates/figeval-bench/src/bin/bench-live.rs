@@ -17,7 +17,7 @@ use std::process::{Command, ExitCode, Stdio};
 use figeval_bench::jsondiff::first_difference;
 use figeval_bench::measure::run_measured;
 use figeval_bench::server::{live_binaries, Server, ServerFlags, ServerOptions};
-use figeval_bench::{work_dir, workspace_root};
+use figeval_bench::{verdict, work_dir, workspace_root};
 
 /// The speedup concurrency 8 must reach over concurrency 1.
 const SPEEDUP_MIN: f64 = 5.0;
@@ -180,19 +180,12 @@ fn run() -> Result<bool, String> {
     let ok = speedup >= SPEEDUP_MIN;
     println!(
         "{} speedup at concurrency {} >= {SPEEDUP_MIN}x: {speedup:.2}x",
-        if ok { "PASS" } else { "FAIL" },
+        verdict(ok),
         o.concurrency
     );
     Ok(ok)
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("bench-live: {e}");
-            ExitCode::from(2)
-        }
-    }
+    figeval_bench::exit("bench-live", run())
 }

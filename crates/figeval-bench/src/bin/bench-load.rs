@@ -37,7 +37,7 @@ use figeval_bench::measure::{launcher_command, run_via_launcher};
 use figeval_bench::procfs::{open_fds, peak_between, rss_bytes, Sample, Sampler};
 use figeval_bench::questions;
 use figeval_bench::server::{live_binaries, Server, ServerFlags};
-use figeval_bench::{sibling, work_dir};
+use figeval_bench::{sibling, verdict, work_dir};
 use serde_json::Value;
 
 /// The largest run has this many times the questions of the main one.
@@ -311,25 +311,17 @@ fn part_run(
     );
     println!(
         "{} flat: peak RSS at {} questions is {ratio:.3}x the peak at {} (at most {RUN_RSS_RATIO_MAX}x)",
-        pass(ok_flat),
+        verdict(ok_flat),
         sizes[2],
         sizes[1]
     );
     println!(
         "{} answers are not held: {growth:.0} bytes of RSS per added question = {held:.3}x the bytes \
          of its answer (at most {RUN_HELD_MAX}x; the report's own record is {:.3}x)",
-        pass(ok_held),
+        verdict(ok_held),
         record_bytes / answer_bytes
     );
     Ok(ok_flat && ok_held)
-}
-
-fn pass(ok: bool) -> &'static str {
-    if ok {
-        "PASS"
-    } else {
-        "FAIL"
-    }
 }
 
 /// What the clients of one soak phase saw.
@@ -519,17 +511,17 @@ fn part_soak(o: &Options, server: &mut Server, full: &Value) -> Result<bool, Str
     let ok_fds = fds_after <= fds_before + SOAK_FD_SLACK;
     println!(
         "{} no errors: {} answers, {} errors",
-        pass(ok_errors),
+        verdict(ok_errors),
         one.ok + many.ok,
         one.errors + many.errors
     );
     println!(
         "{} refsearch RSS last tenth vs first tenth: {drift:.3}x (at most {SOAK_RSS_DRIFT_MAX}x)",
-        pass(ok_rss)
+        verdict(ok_rss)
     );
     println!(
         "{} refsearch open fds after vs before: {fds_after} vs {fds_before} (at most {SOAK_FD_SLACK} more)",
-        pass(ok_fds)
+        verdict(ok_fds)
     );
     Ok(ok_errors && ok_rss && ok_fds)
 }
@@ -561,12 +553,5 @@ fn run() -> Result<bool, String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("bench-load: {e}");
-            ExitCode::from(2)
-        }
-    }
+    figeval_bench::exit("bench-load", run())
 }

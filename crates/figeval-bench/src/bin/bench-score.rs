@@ -407,7 +407,7 @@ fn main() -> ExitCode {
     let mut check = |name: String, result: Option<(bool, String)>| match result {
         Some((ok, detail)) => {
             failed |= !ok;
-            println!("{} {name}: {detail}", if ok { "PASS" } else { "FAIL" });
+            println!("{} {name}: {detail}", figeval_bench::verdict(ok));
         }
         None => println!("SKIP {name}: not measured in this run"),
     };
