@@ -1,4 +1,4 @@
-//! `figeval run` against a deliberately faulty server: every failure of SPEC §2 is loud
+//! `figeval run` against a deliberately faulty server: every failure of contract §2 is loud
 //! (exit 3, the question and the cause named, no report), retries absorb only what they may,
 //! and a resume asks only for what the capture lacks.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""figeval's offline scoring (SPEC §1, §3–§6) in plain Python, as a reference for bench-score.
+"""figeval's offline scoring (contract §1, §3–§6) in plain Python, as a reference for bench-score.
 
     python3 score.py --responses CAPTURE --dataset DATASET [--max-precise-span N]
                      [--allow-missing] [--out REPORT]

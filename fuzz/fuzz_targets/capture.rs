@@ -1,4 +1,4 @@
-//! Capture pairing on arbitrary text (SPEC §6): never panics; whatever `finish` accepts is
+//! Capture pairing on arbitrary text (contract §6): never panics; whatever `finish` accepts is
 //! consistent with the dataset and builds a report that survives JSON and share-link round
 //! trips. `Response::parse` on the same text (and on each line) never panics either.
 //!

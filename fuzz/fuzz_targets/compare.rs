@@ -1,4 +1,4 @@
-//! Compare (SPEC §7) on two arbitrary reports. The input is `BEFORE \0 AFTER` (without a NUL
+//! Compare (contract §7) on two arbitrary reports. The input is `BEFORE \0 AFTER` (without a NUL
 //! byte it is one report, compared with itself). Each side goes through `Report::parse`; when
 //! both parse, `compare` and both renderers must not panic and the comparison must be
 //! consistent: p-values in 0..=1, `regressed` exactly when the after rate is lower, a report

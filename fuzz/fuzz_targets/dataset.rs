@@ -1,4 +1,4 @@
-//! `Dataset::parse` on arbitrary text: never panics; an `Ok` dataset satisfies SPEC §1 and
+//! `Dataset::parse` on arbitrary text: never panics; an `Ok` dataset satisfies contract §1 and
 //! survives `to_value` → `from_value` (and its JSON text → `parse`) unchanged; an `Err` holds
 //! at least one error, and every error renders.
 #![no_main]

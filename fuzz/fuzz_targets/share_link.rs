@@ -1,4 +1,4 @@
-//! The share-link codec (SPEC §10) on arbitrary input, at each of its stages:
+//! The share-link codec (contract §10.2) on arbitrary input, at each of its stages:
 //!
 //! 1. the input as a fragment (`#report=...`, `report=...`, anything) → `decode_fragment`,
 //!    and as the encoded value → `decode` (base64url stage);

@@ -1,5 +1,5 @@
 //! The live runner: asks the deployment for each pending item with bounded concurrency, a
-//! per-request timeout, and retries only where SPEC §2 allows them; dispatches every answer
+//! per-request timeout, and retries only where contract §2 allows them; dispatches every answer
 //! as it arrives. The first failure halts the run: no new search starts, and the searches
 //! already in flight may still land in the capture (as `figeval run` does). Cancelling aborts
 //! the searches in flight (AbortController) and drops whatever they would have brought.

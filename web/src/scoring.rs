@@ -27,7 +27,7 @@ fn run_info(source: &str, facts: &RunFacts) -> RunInfo {
     }
 }
 
-/// Scores a capture in any form of SPEC §6. The report's base URL, top_k and cache mode are
+/// Scores a capture in any form of contract §6. The report's base URL, top_k and cache mode are
 /// the ones the capture recorded (when every response recorded the same ones).
 pub fn score_capture(
     dataset: &Dataset,

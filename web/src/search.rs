@@ -1,5 +1,5 @@
 //! One search call of a live run, without the I/O: the request it sends, how its answer is
-//! judged (SPEC §2: failures are loud, and never scored as a miss), and the capture envelope
+//! judged (contract §2: failures are loud, and never scored as a miss), and the capture envelope
 //! that records it.
 
 use figeval::{Match, Response, ResponseProblem, SearchRequest};
@@ -67,7 +67,7 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// Whether a retry may help: 429, 502, 503, 504 and connection errors only (SPEC §2).
+    /// Whether a retry may help: 429, 502, 503, 504 and connection errors only (contract §2.4).
     pub fn retryable(&self) -> bool {
         match self {
             Failure::Transport(_) => true,

@@ -4,7 +4,7 @@
 use figeval::CacheMode;
 use serde::{Deserialize, Serialize};
 
-/// The base URL of a deployment when none is set (SPEC §2).
+/// The base URL of a deployment when none is set (contract §2.1).
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
 
 /// Why top_k may not be below 5, shown next to the field.

@@ -7,10 +7,13 @@
 //!   the eval with figures off and on, prints both summaries and the comparison, then serves
 //!   the browser app with the report open.
 //! - `cargo xtask setup`: only the installation step.
+//! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
+//!   (contract §11), which `test` runs first.
 
 use std::process::ExitCode;
 
 mod demo;
+mod paths;
 mod serve;
 mod setup;
 mod sh;
@@ -21,9 +24,10 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::all(),
         Some("test") => test::run(),
+        Some("paths") => paths::check_repository(),
         Some("demo") => demo::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|demo [--no-serve]>");
+            eprintln!("usage: cargo xtask <setup|test|paths|demo [--no-serve]>");
             return ExitCode::from(2);
         }
     };

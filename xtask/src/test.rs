@@ -1,7 +1,7 @@
 //! `cargo xtask test`: every check and every test, with one closing count.
 
-use crate::setup;
 use crate::sh::{self, cmd, exec, run_lines};
+use crate::{paths, setup};
 
 /// Pass and fail counts gathered from the test runners' own summary lines.
 #[derive(Default)]
@@ -48,8 +48,11 @@ impl Tally {
     }
 }
 
-/// Installs what is missing, then runs everything; the first failing step stops the run.
+/// Checks that the repository stands alone, installs what is missing, then runs everything;
+/// the first failing step stops the run.
 pub fn run() -> Result<(), String> {
+    // First and cheap: a reference outside the repository fails on a fresh clone anyway.
+    paths::check_repository()?;
     setup::all()?;
     let mut tally = Tally::default();
     let result = steps(&mut tally);

@@ -1,4 +1,4 @@
-//! `figeval run`: live evaluation against a deployment (SPEC §2).
+//! `figeval run`: live evaluation against a deployment (contract §2).
 //!
 //! Up to `--concurrency` searches are in flight; answers are written to the capture as they
 //! arrive (one flushed line each, so a crash loses nothing), progress is printed in dataset

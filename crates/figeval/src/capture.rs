@@ -1,4 +1,4 @@
-//! Captures: reading saved responses in every accepted form and pairing them to items (SPEC §6).
+//! Captures: reading saved responses in every accepted form and pairing them to items (contract §6).
 //!
 //! Accepted forms, anywhere a capture is read:
 //!

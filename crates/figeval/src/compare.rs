@@ -1,4 +1,4 @@
-//! Before/after comparison of two reports of the same dataset (SPEC §7).
+//! Before/after comparison of two reports of the same dataset (contract §7).
 //!
 //! Rates and hit counts are the ones each report states; gained and lost questions come from
 //! pairing the two reports' items by question, and the exact two-sided McNemar p-value is

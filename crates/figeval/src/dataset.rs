@@ -1,4 +1,4 @@
-//! The dataset model and its validation (SPEC §1).
+//! The dataset model and its validation (contract §1).
 //!
 //! A dataset is parsed once at the boundary into typed values; everything after works with
 //! [`Dataset`] and [`Item`], never with JSON lookups. Validation reports *every* error it

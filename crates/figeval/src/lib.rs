@@ -17,16 +17,19 @@
 //! responses┘                                      └──► compare (before/after) ─► renderers
 //! ```
 //!
-//! - [`dataset`]: the dataset model and its validation (every error, with where and what).
-//! - [`response`]: reading a search response and its matches leniently (SPEC §3).
-//! - [`score`]: scoring one item (SPEC §4) and the [`Metric`] enum.
-//! - [`summary`]: rates, hit counts and MRR with Python's `round(x, 4)` (SPEC §5).
-//! - [`report`]: the report object (SPEC §5).
-//! - [`capture`]: reading captures in every accepted form and pairing them (SPEC §6).
-//! - [`compare`]: before/after comparison with the exact McNemar p-value (SPEC §7).
-//! - [`request`]: the search request of a live run and its capture envelope (SPEC §2, §6).
+//! What each module implements is specified in the repository's `docs/contract.md`, cited
+//! below and in the code as "contract §N".
+//!
+//! - [`dataset`]: the dataset model and its validation (contract §1).
+//! - [`response`]: reading a search response and its matches leniently (contract §3).
+//! - [`score`]: scoring one item (contract §4) and the [`Metric`] enum.
+//! - [`summary`]: rates, hit counts and MRR with Python's `round(x, 4)` (contract §5.1).
+//! - [`report`]: the report object (contract §5.2).
+//! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
+//! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
-//! - [`share`]: the share-link codec (`#report=`, SPEC §10).
+//! - [`share`]: the share-link codec (`#report=`, contract §10.2).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

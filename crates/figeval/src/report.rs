@@ -1,4 +1,4 @@
-//! The report object (SPEC §5).
+//! The report object (contract §5.2).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,7 +10,7 @@ use crate::dataset::{strip_position, Group};
 use crate::score::ItemRecord;
 use crate::summary::Summary;
 
-/// The search's cache mode (SPEC §2).
+/// The search's cache mode (contract §2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheMode {

@@ -1,4 +1,4 @@
-//! The search request of a live run (SPEC §2), and the capture envelope that records it.
+//! The search request of a live run (contract §2), and the capture envelope that records it.
 //! The command line and the browser app both send and record searches through this.
 
 use crate::report::CacheMode;

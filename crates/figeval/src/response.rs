@@ -1,4 +1,4 @@
-//! Reading a search response and its matches (SPEC §2 and §3).
+//! Reading a search response and its matches (contract §2 and §3).
 //!
 //! A response is read in one pass straight from its text into the few facts scoring needs:
 //! each match's chunk id, cited pages, kind and figure summary. Match content is skipped

@@ -1,4 +1,4 @@
-//! Scoring one item against the matches a deployment returned (SPEC §4).
+//! Scoring one item against the matches a deployment returned (contract §4).
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! The share-link codec (SPEC §10).
+//! The share-link codec (contract §10.2).
 //!
 //! A report travels in a URL fragment, `#report=<base64url without padding of the raw DEFLATE
 //! of the report's compact JSON>`. Fragments never reach a server, so the report never leaves

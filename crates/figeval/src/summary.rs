@@ -1,4 +1,4 @@
-//! Summaries of a set of per-item records (SPEC §5).
+//! Summaries of a set of per-item records (contract §5.1).
 
 use serde::de::Error as _;
 use serde::ser::SerializeMap;

@@ -128,36 +128,65 @@ fn the_apollo_dataset_keeps_the_rules() {
     );
 }
 
-/// Reads the `| figure_ref | page | ...` rows of the facts file.
-fn apollo_facts() -> Vec<(String, u32)> {
-    let path = repo().join("../shared/apollo-11-facts.md");
+/// One page fact of `data/corpora/nasa-apollo-11/page-facts.json`: where a figure or passage
+/// of the Apollo 11 Mission Report is printed, and how the dataset classes it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageFact {
+    figure_ref: String,
+    page: u32,
+    kind: Kind,
+    tags: Vec<String>,
+    about: String,
+    #[serde(default)]
+    example_question: Option<String>,
+}
+
+fn apollo_facts() -> Vec<PageFact> {
+    let path = repo().join("data/corpora/nasa-apollo-11/page-facts.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("the page facts at {} are needed: {e}", path.display()));
-    text.lines()
-        .filter_map(|l| {
-            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-            let page = cells.get(2)?.parse().ok()?;
-            Some((cells[1].to_string(), page))
-        })
-        .collect()
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
 fn every_apollo_item_sits_on_the_page_the_facts_give() {
     let (_, d) = load("nasa-apollo-11-figures.json");
     let facts = apollo_facts();
-    assert_eq!(facts.len(), 25, "the facts file lists 25 rows");
-    for (it, (figure_ref, page)) in d.items.iter().zip(&facts) {
-        assert_eq!(&it.figure_ref, figure_ref, "{:?}", it.question);
+    assert_eq!(facts.len(), 25, "the facts list 25 figures and passages");
+    assert_eq!(d.items.len(), facts.len(), "one item per fact");
+    for (it, fact) in d.items.iter().zip(&facts) {
+        let at = &fact.figure_ref;
+        assert_eq!(&it.figure_ref, at, "{:?}", it.question);
         assert_eq!(
             it.expected_pages
                 .iter()
                 .map(|p| p.get())
                 .collect::<Vec<_>>(),
-            [*page],
-            "{figure_ref}"
+            [fact.page],
+            "{at}"
         );
+        assert_eq!(it.kind, fact.kind, "{at}");
+        assert_eq!(it.tags, fact.tags, "{at}");
+        assert!(
+            !fact.about.trim().is_empty(),
+            "{at}: say what is on the page"
+        );
+        if let Some(q) = &fact.example_question {
+            assert!(q.ends_with('?'), "{at}: {q:?}");
+        }
     }
+    let pages = |kind: Kind| -> HashSet<u32> {
+        facts
+            .iter()
+            .filter(|f| f.kind == kind && f.tags.first().is_some_and(|t| t == "figure"))
+            .map(|f| f.page)
+            .collect()
+    };
+    assert!(
+        pages(Kind::Locate).is_disjoint(&pages(Kind::Content)),
+        "one well-indexed figure must not move both the locate and the content numbers"
+    );
 }
 
 #[test]

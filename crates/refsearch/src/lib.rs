@@ -1,7 +1,7 @@
 //! `refsearch`: a small, real reference search deployment for figeval.
 //!
 //! It indexes one PDF and answers `POST /api/search` with BM25-ranked chunks
-//! that cite physical pages, speaking the contract of SPEC §2–3 and §9, so that
+//! that cite physical pages, speaking contract §2–§3 and §9 (`docs/contract.md`), so that
 //! figeval can be run end to end without the production deployment.
 //!
 //! Pipeline, each step a module:

@@ -1,4 +1,4 @@
-//! Before/after comparison (SPEC §7), side by side, as `figeval::compare` computes it.
+//! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it.
 
 use figeval::compare::{Comparison, ScopeComparison};
 use yew::prelude::*;

@@ -1,4 +1,4 @@
-//! Scoring saved responses: any capture form of SPEC §6, pasted or dropped.
+//! Scoring saved responses: any capture form of contract §6, pasted or dropped.
 
 use std::rc::Rc;
 
