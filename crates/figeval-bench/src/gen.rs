@@ -20,6 +20,8 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use figeval::stats::SplitMix64;
+
 /// Bump when the generator's output changes, so old files are not reused.
 pub const GEN_VERSION: u32 = 1;
 /// The default seed.
@@ -31,23 +33,20 @@ pub const CORPUS_ID: &str = "bench-synthetic";
 /// The highest page of the synthetic document.
 const PAGES: u32 = 1200;
 
-/// SplitMix64: small, fast, and the same on every platform and Rust version.
+/// SplitMix64 (the core's [`figeval::stats::SplitMix64`]): small, fast, and the same on every
+/// platform and Rust version.
 #[derive(Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (n > 0).

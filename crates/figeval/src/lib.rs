@@ -30,6 +30,7 @@
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
 //! - [`share`]: the share-link codec (`#report=`, contract §10.2).
+//! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -44,6 +45,7 @@ pub mod request;
 pub mod response;
 pub mod score;
 pub mod share;
+pub mod stats;
 pub mod summary;
 
 pub use capture::{CaptureError, CaptureErrors, Pairing, Scored};
