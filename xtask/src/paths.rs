@@ -8,12 +8,14 @@
 //! 2. no `..` followed by a folder named `shared` (the brief's folder beside the checkout);
 //! 3. no name of a file of that folder, unless a tracked file carries that name;
 //! 4. no absolute path into a top-level folder that belongs to a machine ([`MACHINE_ROOTS`]);
-//!    system folders that packages install into (`usr`, `etc`, …) are allowed.
+//!    system folders that packages install into (`usr`, `etc`, …) are allowed;
+//! 5. a relative Markdown link leads to a tracked file or folder, and its `#anchor` to a
+//!    heading of the Markdown file it names ([`markdown_links`]).
 //!
 //! Patterns that would themselves break a rule are built from pieces, so this file passes its
 //! own check without an exception.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::sh;
@@ -58,6 +60,8 @@ impl fmt::Display for Finding {
 pub struct Tree {
     files: BTreeSet<String>,
     names: BTreeSet<String>,
+    /// The heading anchors of each Markdown file whose text was given.
+    anchors: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Tree {
@@ -68,7 +72,27 @@ impl Tree {
             .iter()
             .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
             .collect();
-        Tree { files, names }
+        Tree {
+            files,
+            names,
+            anchors: BTreeMap::new(),
+        }
+    }
+
+    /// Records the text of a tracked Markdown file, so links to its headings can be checked.
+    pub fn add_markdown(&mut self, file: &str, text: &str) {
+        self.anchors.insert(file.to_string(), heading_anchors(text));
+    }
+
+    /// Whether `path` (repository-relative, normalised) is a tracked file or a folder holding one.
+    fn has(&self, path: &str) -> bool {
+        path.is_empty()
+            || self.files.contains(path)
+            || self
+                .files
+                .range(format!("{path}/")..)
+                .next()
+                .is_some_and(|f| f.starts_with(&format!("{path}/")))
     }
 
     /// The folder relative paths in `file` are resolved against (contract §11, rule 1):
@@ -142,6 +166,7 @@ fn file_relative_rust(line: &str) -> bool {
 pub fn check_file(tree: &Tree, file: &str, text: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     let base = tree.base_of(file);
+    let mut in_fence = false;
     let shared_names: Vec<String> = SHARED_FILE_STEMS
         .iter()
         .map(|s| format!("{s}.md"))
@@ -183,6 +208,121 @@ pub fn check_file(tree: &Tree, file: &str, text: &str) -> Vec<Finding> {
                 "is an absolute path into a machine's own folders, which a clone does not have",
             );
         }
+        if file.ends_with(".md") && !in_fence {
+            for target in markdown_links(&without_code_spans(line)) {
+                if let Some(rule) = dead_link(tree, file, &target) {
+                    found(&target, rule);
+                }
+            }
+        }
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+    }
+    out
+}
+
+/// A Markdown line with its inline code spans (between backticks) blanked out: what a code
+/// span holds is text, not a link.
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    for c in line.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(' ');
+        } else {
+            out.push(if in_code { ' ' } else { c });
+        }
+    }
+    out
+}
+
+/// The targets of the inline links and images of a Markdown line: `[text](target)`.
+pub fn markdown_links(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("](") {
+        let after = &rest[at + 2..];
+        let Some(end) = after.find(')') else { break };
+        let target = after[..end].split_whitespace().next().unwrap_or("");
+        out.push(target.trim_matches(['<', '>']).to_string());
+        rest = &after[end..];
+    }
+    out
+}
+
+/// Why a link from `file` to `target` leads nowhere, or `None` when it leads somewhere (or is
+/// not a link into the repository: a URL, a mail address).
+fn dead_link(tree: &Tree, file: &str, target: &str) -> Option<&'static str> {
+    if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+    let resolved = if path.is_empty() {
+        file.to_string()
+    } else {
+        normalise(parent(file), path)?
+    };
+    if !tree.has(&resolved) {
+        return Some("links to a path the repository does not have");
+    }
+    match tree.anchors.get(&resolved) {
+        Some(anchors) if !anchor.is_empty() && !anchors.contains(anchor) => {
+            Some("links to a heading its Markdown file does not have")
+        }
+        _ => None,
+    }
+}
+
+/// `path` resolved against the folder `base`, both repository-relative; `None` when it climbs
+/// out (rule 1 reports that).
+fn normalise(base: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The anchors GitHub gives the headings of a Markdown text: lower case, punctuation other than
+/// `-` and `_` dropped, spaces as `-`; a repeated heading gets `-1`, `-2`, …
+pub fn heading_anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = BTreeSet::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let Some(title) = line.strip_prefix('#') else {
+            continue;
+        };
+        let title = title.trim_start_matches('#');
+        if in_fence || !title.starts_with(' ') {
+            continue;
+        }
+        let slug: String = title
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.insert(if *n == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        });
+        *n += 1;
     }
     out
 }
@@ -250,9 +390,8 @@ pub fn check_repository() -> Result<(), String> {
     let listing = sh::answers("git", &["ls-files", "-z"])
         .ok_or("`git ls-files` failed: the check needs a git checkout")?;
     let paths: Vec<&str> = listing.split('\0').filter(|p| !p.is_empty()).collect();
-    let tree = Tree::new(paths.iter().copied());
-    let mut findings = Vec::new();
-    let mut checked = 0usize;
+    let mut tree = Tree::new(paths.iter().copied());
+    let mut texts = Vec::new();
     for path in &paths {
         let Ok(bytes) = std::fs::read(root.join(path)) else {
             continue; // listed but deleted in the work tree: nothing to refer from
@@ -260,18 +399,28 @@ pub fn check_repository() -> Result<(), String> {
         let Ok(text) = String::from_utf8(bytes) else {
             continue; // binary: images, fuzz inputs
         };
-        checked += 1;
-        findings.extend(check_file(&tree, path, &text));
+        if path.ends_with(".md") {
+            tree.add_markdown(path, &text);
+        }
+        texts.push((path, text));
     }
+    let checked = texts.len();
+    let findings: Vec<Finding> = texts
+        .iter()
+        .flat_map(|(path, text)| check_file(&tree, path, text))
+        .collect();
     if findings.is_empty() {
-        eprintln!("paths: {checked} tracked text files refer only to the repository and the system (contract §11)");
+        eprintln!(
+            "paths: {checked} tracked text files refer only to the repository and the system, \
+             and their Markdown links lead somewhere (contract §11)"
+        );
         return Ok(());
     }
     for f in &findings {
         eprintln!("paths: {f}");
     }
     Err(format!(
-        "{} reference(s) outside the repository in {checked} tracked text files (contract §11)",
+        "{} reference(s) in {checked} tracked text files break contract §11 (the repository stands alone)",
         findings.len()
     ))
 }
@@ -283,6 +432,7 @@ mod tests {
     fn tree() -> Tree {
         Tree::new([
             "Cargo.toml",
+            "ARCHITECTURE.md",
             "README.md",
             "docs/contract.md",
             "crates/figeval/Cargo.toml",
@@ -426,6 +576,49 @@ mod tests {
                 up("y")
             )
         );
+    }
+
+    #[test]
+    fn a_markdown_link_to_a_missing_file_or_heading_is_caught() {
+        let mut t = tree();
+        t.add_markdown(
+            "docs/contract.md",
+            "# Title\n\n## 9. The reference deployment `refsearch`\n```\n# not a heading\n```\n",
+        );
+        let check = |file: &str, text: &str| -> Vec<&'static str> {
+            check_file(&t, file, text)
+                .into_iter()
+                .map(|f| f.rule)
+                .collect()
+        };
+        let good = "[c](docs/contract.md#9-the-reference-deployment-refsearch), [d](docs/), \
+                    [w](https://example.org/x), [top](#title)";
+        assert!(check("README.md", good).is_empty());
+        assert!(check("docs/contract.md", "[t](#title) [r](../README.md)").is_empty());
+        assert_eq!(
+            check("README.md", "[gone](docs/gone.md)"),
+            ["links to a path the repository does not have"]
+        );
+        assert_eq!(
+            check("README.md", "[old](docs/contract.md#9-the-refsearch)"),
+            ["links to a heading its Markdown file does not have"]
+        );
+        assert_eq!(
+            check("README.md", "[fenced](docs/contract.md#not-a-heading)"),
+            ["links to a heading its Markdown file does not have"]
+        );
+        // Inside a fenced block or a code span, `[a](b)` is code, not a link.
+        assert!(check("README.md", "```\nx[0](1)\n```").is_empty());
+        assert!(check("README.md", "write `[text](target)` for a link").is_empty());
+    }
+
+    #[test]
+    fn repeated_headings_get_numbered_anchors() {
+        let a = heading_anchors(
+            "## Figures\ntext\n### Figures\n## live-load.mjs: 500 questions, bounded",
+        );
+        assert!(a.contains("figures") && a.contains("figures-1"), "{a:?}");
+        assert!(a.contains("live-loadmjs-500-questions-bounded"), "{a:?}");
     }
 
     #[test]
