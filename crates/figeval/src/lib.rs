@@ -31,14 +31,18 @@
 //! - [`render`]: text and Markdown renderings of a comparison.
 //! - [`share`]: the share-link codec (`#report=`, contract §10.2).
 //! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
+//! - [`caption`]: figure and table captions and mentions in page text; the caption index.
+//! - [`ground`]: the ground check of a dataset against its document's page texts.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod caption;
 pub mod capture;
 pub mod compare;
 pub mod dataset;
 mod describe;
+pub mod ground;
 pub mod render;
 pub mod report;
 pub mod request;
@@ -48,9 +52,11 @@ pub mod share;
 pub mod stats;
 pub mod summary;
 
+pub use caption::{find_captions, Caption, Label, LabelKind};
 pub use capture::{CaptureError, CaptureErrors, Pairing, Scored};
 pub use compare::{compare, Comparison};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
+pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
 pub use report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
 pub use request::{check_top_k, SearchRequest, MIN_TOP_K};
 pub use response::{Match, PageSpan, Response, ResponseProblem};

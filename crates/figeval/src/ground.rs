@@ -1,0 +1,893 @@
+//! The ground check: does each item's expected page really carry its figure or section?
+//!
+//! [`ground`] takes a dataset and the text of every page of its document (index 0 holding
+//! page 1) and rates each item:
+//!
+//! - a figure or table item (its `figure_ref` is a label, `Figure 15.1`) by where the label's
+//!   caption is (see [`crate::caption`]);
+//! - an item whose `figure_ref` names a section (`Section 8.7 Increment Operators`) by where
+//!   the section's title is a heading line; table-of-contents and index pages (lines with dot
+//!   leaders) never count;
+//! - any other item is `not_checked`.
+//!
+//! Over the whole dataset it detects a page offset (two or more `moved` items off by the same
+//! number of pages, as when printed page numbers were written for physical ones) and warns
+//! when locate and content items share a page. [`Ground::fix`] writes the corrections.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::caption::{has_dot_leader, label_pages, page_number, Label, LabelPages};
+use crate::dataset::{Dataset, Group, Item, Page};
+
+/// What the document says about one item's expected pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A caption (or section heading) is on an expected page.
+    Ok,
+    /// Captions (headings) only on other pages: `found_pages`.
+    Moved,
+    /// No caption (heading) anywhere, only mentions in running text: `mention_pages`.
+    MentionOnly,
+    /// The label (title) appears nowhere in the document.
+    Absent,
+    /// An expected page is past the document's last page.
+    BeyondEnd,
+    /// `figure_ref` names neither a figure or table label nor a section.
+    NotChecked,
+}
+
+impl Verdict {
+    /// Every verdict, in report order.
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Ok,
+        Verdict::Moved,
+        Verdict::MentionOnly,
+        Verdict::Absent,
+        Verdict::BeyondEnd,
+        Verdict::NotChecked,
+    ];
+
+    /// The name used in JSON and on screen: `ok`, `mention_only`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Moved => "moved",
+            Verdict::MentionOnly => "mention_only",
+            Verdict::Absent => "absent",
+            Verdict::BeyondEnd => "beyond_end",
+            Verdict::NotChecked => "not_checked",
+        }
+    }
+
+    /// Whether the verdict is a finding: something about the item to fix.
+    pub fn is_finding(self) -> bool {
+        !matches!(self, Verdict::Ok | Verdict::NotChecked)
+    }
+}
+
+/// The ground check of one item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemGround {
+    /// The item's question.
+    pub question: String,
+    /// The item's `figure_ref`.
+    pub figure_ref: String,
+    /// The item's reporting group.
+    pub group: Group,
+    /// The item's expected pages, as the dataset gives them.
+    pub expected_pages: Vec<Page>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Pages carrying the caption (or the section heading), ascending.
+    pub found_pages: Vec<Page>,
+    /// Pages that mention the label (or the title) without a caption (heading), ascending.
+    pub mention_pages: Vec<Page>,
+}
+
+/// What most likely made a dataset's pages off by the same number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsetCause {
+    /// The found pages print the expected numbers in their header or footer: the dataset
+    /// used printed page numbers where physical PDF pages are needed.
+    PrintedPageNumbers,
+    /// The pages are shifted without the printed numbers explaining it: front matter (cover,
+    /// preface, contents) counted differently, or another edition of the document.
+    FrontMatter,
+}
+
+/// A page offset shared by several `moved` items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Offset {
+    /// Found page minus expected page.
+    pub pages: i64,
+    /// How many `moved` items are off by exactly this much.
+    pub items: usize,
+    /// The likely cause.
+    pub cause: OffsetCause,
+}
+
+/// A dataset-level warning.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// What kind of warning: `shared_pages`.
+    pub code: &'static str,
+    /// The pages concerned.
+    pub pages: Vec<Page>,
+    /// What is wrong and what to do, as a sentence.
+    pub message: String,
+}
+
+/// How many items got each verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// `ok` items.
+    pub ok: usize,
+    /// `moved` items.
+    pub moved: usize,
+    /// `mention_only` items.
+    pub mention_only: usize,
+    /// `absent` items.
+    pub absent: usize,
+    /// `beyond_end` items.
+    pub beyond_end: usize,
+    /// `not_checked` items.
+    pub not_checked: usize,
+}
+
+impl Counts {
+    /// The count of one verdict.
+    pub fn get(&self, v: Verdict) -> usize {
+        let mut copy = *self;
+        *copy.slot(v)
+    }
+
+    fn add(&mut self, v: Verdict) {
+        *self.slot(v) += 1;
+    }
+
+    fn slot(&mut self, v: Verdict) -> &mut usize {
+        match v {
+            Verdict::Ok => &mut self.ok,
+            Verdict::Moved => &mut self.moved,
+            Verdict::MentionOnly => &mut self.mention_only,
+            Verdict::Absent => &mut self.absent,
+            Verdict::BeyondEnd => &mut self.beyond_end,
+            Verdict::NotChecked => &mut self.not_checked,
+        }
+    }
+}
+
+/// The ground check of a dataset against its document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ground {
+    /// How many pages the document has.
+    pub pdf_pages: u32,
+    /// One entry per dataset item, in dataset order.
+    pub items: Vec<ItemGround>,
+    /// The page offset shared by several `moved` items, when there is one.
+    pub offset: Option<Offset>,
+    /// Dataset-level warnings.
+    pub warnings: Vec<Warning>,
+    /// How many items got each verdict.
+    pub counts: Counts,
+}
+
+impl Ground {
+    /// Whether every checked item is `ok` (`not_checked` items do not count).
+    pub fn all_ok(&self) -> bool {
+        self.items.iter().all(|i| !i.verdict.is_finding())
+    }
+
+    /// The JSON form (`figeval ground --format json`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a ground check always serializes")
+    }
+
+    /// The dataset with this check's corrections (`--write-fixed`): a `moved` or
+    /// `beyond_end` item whose caption (heading) was found goes to those pages, and when an
+    /// offset was detected, the items the text cannot place (`mention_only`, `not_checked`)
+    /// are shifted by it (when every shifted page stays in the document). Every change is
+    /// listed. `Err` when the check is not of this dataset (other questions).
+    pub fn fix(&self, dataset: &Dataset) -> Result<Fixed, String> {
+        let same = self.items.len() == dataset.items.len()
+            && self
+                .items
+                .iter()
+                .zip(&dataset.items)
+                .all(|(g, it)| g.question == it.question);
+        if !same {
+            return Err("the ground check is not of this dataset (its questions differ)".into());
+        }
+        let mut fixed = dataset.clone();
+        let mut changes = Vec::new();
+        for (number, (g, item)) in self.items.iter().zip(fixed.items.iter_mut()).enumerate() {
+            let (to, reason) = match g.verdict {
+                Verdict::Moved | Verdict::BeyondEnd if !g.found_pages.is_empty() => {
+                    (g.found_pages.clone(), FixReason::CaptionPage)
+                }
+                Verdict::MentionOnly | Verdict::NotChecked => {
+                    let Some(offset) = self.offset else { continue };
+                    let shifted: Option<Vec<Page>> = item
+                        .expected_pages
+                        .iter()
+                        .map(|p| {
+                            let n = i64::from(p.get()) + offset.pages;
+                            Page::new(n).filter(|p| p.get() <= self.pdf_pages)
+                        })
+                        .collect();
+                    let Some(shifted) = shifted else { continue };
+                    (shifted, FixReason::Offset)
+                }
+                _ => continue,
+            };
+            if to != item.expected_pages {
+                changes.push(Change {
+                    item: number + 1,
+                    question: item.question.clone(),
+                    from: std::mem::replace(&mut item.expected_pages, to.clone()),
+                    to,
+                    reason,
+                });
+            }
+        }
+        Ok(Fixed {
+            dataset: fixed,
+            changes,
+        })
+    }
+}
+
+/// Why [`Ground::fix`] changed an item's pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FixReason {
+    /// Moved to the pages its caption (or section heading) is on.
+    CaptionPage,
+    /// Shifted by the detected dataset offset.
+    Offset,
+}
+
+/// One item whose pages [`Ground::fix`] changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// The 1-based item number.
+    pub item: usize,
+    /// The item's question.
+    pub question: String,
+    /// The expected pages before.
+    pub from: Vec<Page>,
+    /// The expected pages after.
+    pub to: Vec<Page>,
+    /// Why.
+    pub reason: FixReason,
+}
+
+/// A corrected dataset and what changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fixed {
+    /// The dataset with the corrected pages; questions and everything else unchanged.
+    pub dataset: Dataset,
+    /// Each change, in item order.
+    pub changes: Vec<Change>,
+}
+
+/// Checks every item of `dataset` against the text of its document's pages (index 0 holding
+/// page 1).
+pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
+    let pdf_pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
+    let labels = label_pages(pages);
+    let mut sections = None;
+    let mut counts = Counts::default();
+    let items: Vec<ItemGround> = dataset
+        .items
+        .iter()
+        .map(|item| {
+            let (found, mentions) = if let Some(label) = Label::parse(&item.figure_ref) {
+                Some(label_found(&labels, &label))
+            } else if let Some(section) = SectionRef::parse(&item.figure_ref) {
+                let pages = sections.get_or_insert_with(|| NormalizedPages::new(pages));
+                Some(section.find(pages))
+            } else {
+                None
+            }
+            .unzip();
+            let verdict = verdict(item, pdf_pages, found.as_deref(), mentions.as_deref());
+            counts.add(verdict);
+            ItemGround {
+                question: item.question.clone(),
+                figure_ref: item.figure_ref.clone(),
+                group: item.group(),
+                expected_pages: item.expected_pages.clone(),
+                verdict,
+                found_pages: to_pages(found.unwrap_or_default()),
+                mention_pages: to_pages(mentions.unwrap_or_default()),
+            }
+        })
+        .collect();
+    let offset = detect_offset(&items, pages);
+    let warnings = shared_pages(dataset).into_iter().collect();
+    Ground {
+        pdf_pages,
+        items,
+        offset,
+        warnings,
+        counts,
+    }
+}
+
+fn label_found(labels: &LabelPages, label: &Label) -> (Vec<u32>, Vec<u32>) {
+    (
+        labels.captions.get(label).cloned().unwrap_or_default(),
+        labels.mentions.get(label).cloned().unwrap_or_default(),
+    )
+}
+
+fn to_pages(pages: Vec<u32>) -> Vec<Page> {
+    pages
+        .into_iter()
+        .filter_map(|p| Page::new(p.into()))
+        .collect()
+}
+
+fn verdict(
+    item: &Item,
+    pdf_pages: u32,
+    found: Option<&[u32]>,
+    mentions: Option<&[u32]>,
+) -> Verdict {
+    if item.expected_pages.iter().any(|p| p.get() > pdf_pages) {
+        return Verdict::BeyondEnd;
+    }
+    let (Some(found), Some(mentions)) = (found, mentions) else {
+        return Verdict::NotChecked;
+    };
+    if item.expected_pages.iter().any(|p| found.contains(&p.get())) {
+        Verdict::Ok
+    } else if !found.is_empty() {
+        Verdict::Moved
+    } else if !mentions.is_empty() {
+        Verdict::MentionOnly
+    } else {
+        Verdict::Absent
+    }
+}
+
+/// The offset shared by the most `moved` items (two at least), each item off by its smallest
+/// distance from an expected page to a found page; ties go to the smaller shift.
+fn detect_offset<S: AsRef<str>>(items: &[ItemGround], pages: &[S]) -> Option<Offset> {
+    let mut by_shift: BTreeMap<i64, Vec<(u32, u32)>> = BTreeMap::new();
+    for it in items.iter().filter(|i| i.verdict == Verdict::Moved) {
+        let nearest = it
+            .expected_pages
+            .iter()
+            .flat_map(|e| it.found_pages.iter().map(move |f| (e.get(), f.get())))
+            .min_by_key(|&(e, f)| {
+                let d = i64::from(f) - i64::from(e);
+                (d.abs(), d < 0)
+            });
+        if let Some((e, f)) = nearest {
+            by_shift
+                .entry(i64::from(f) - i64::from(e))
+                .or_default()
+                .push((e, f));
+        }
+    }
+    let (&shift, pairs) = by_shift
+        .iter()
+        .filter(|(_, v)| v.len() >= 2)
+        .min_by_key(|(d, v)| (std::cmp::Reverse(v.len()), d.abs(), **d < 0))?;
+    let printed = pairs
+        .iter()
+        .filter(|&&(e, f)| prints_number(pages[f as usize - 1].as_ref(), e))
+        .count();
+    let cause = if printed * 2 >= pairs.len() {
+        OffsetCause::PrintedPageNumbers
+    } else {
+        OffsetCause::FrontMatter
+    };
+    Some(Offset {
+        pages: shift,
+        items: pairs.len(),
+        cause,
+    })
+}
+
+/// Whether a page prints `number` as a word of its first or last three non-blank lines (its
+/// header or footer).
+fn prints_number(page: &str, number: u32) -> bool {
+    let number = number.to_string();
+    let lines: Vec<&str> = page.lines().filter(|l| !l.trim().is_empty()).collect();
+    let edge = lines.iter().take(3).chain(
+        lines
+            .iter()
+            .rev()
+            .take(3.min(lines.len().saturating_sub(3))),
+    );
+    edge.into_iter()
+        .any(|l| l.split_whitespace().any(|w| w == number))
+}
+
+/// The pages both locate and content items expect, as a warning.
+fn shared_pages(dataset: &Dataset) -> Option<Warning> {
+    let pages_of = |group: Group| -> BTreeSet<Page> {
+        dataset
+            .items
+            .iter()
+            .filter(|i| i.group() == group)
+            .flat_map(|i| i.expected_pages.iter().copied())
+            .collect()
+    };
+    let shared: Vec<Page> = pages_of(Group::Locate)
+        .intersection(&pages_of(Group::Content))
+        .copied()
+        .collect();
+    if shared.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = shared.iter().map(Page::to_string).collect();
+    Some(Warning {
+        code: "shared_pages",
+        message: format!(
+            "locate and content items share page{} {}: the two groups are meant to cover disjoint pages, so a retriever that finds the page for one gets the other for free; move one of them to a figure on another page",
+            if shared.len() == 1 { "" } else { "s" },
+            list.join(", ")
+        ),
+        pages: shared,
+    })
+}
+
+/// A section named by a `figure_ref`: `Section 8.7 Increment Operators`, `§2.7.2 Block
+/// Comments`, `Chapter 8: Expressions`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SectionRef {
+    /// `8.7`, when given.
+    number: Option<String>,
+    /// The title, normalized (see [`normalize`]); may be empty when a number is given.
+    title: String,
+}
+
+impl SectionRef {
+    fn parse(figure_ref: &str) -> Option<SectionRef> {
+        const PREFIXES: [&str; 8] = [
+            "section", "sect.", "sec.", "sec", "§", "chapter", "chap.", "appendix",
+        ];
+        let s = figure_ref.trim();
+        let lower = s.to_lowercase();
+        let prefix = PREFIXES.iter().find(|p| {
+            lower.starts_with(*p)
+                && !lower[p.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric)
+                || (**p == "§" && lower.starts_with('§'))
+        })?;
+        // The prefixes are ASCII or `§`, whose lowercase has the same length.
+        let rest = s.get(prefix.len()..)?.trim_start();
+        let (number, rest) = split_section_number(rest);
+        let title = normalize(rest.trim_start_matches([':', '.', '-', '\u{2013}', '\u{2014}']));
+        if number.is_none() && title.is_empty() {
+            return None;
+        }
+        Some(SectionRef {
+            number: number.map(str::to_lowercase),
+            title,
+        })
+    }
+
+    /// (heading pages, mention pages), table-of-contents pages left out of both.
+    fn find(&self, pages: &NormalizedPages) -> (Vec<u32>, Vec<u32>) {
+        let mut found = Vec::new();
+        let mut mentions = Vec::new();
+        for (index, page) in pages.pages.iter().enumerate() {
+            if page.contents {
+                continue;
+            }
+            let number = page_number(index);
+            if self.is_heading_on(page) {
+                found.push(number);
+            } else if !self.title.is_empty() && contains_words(&page.text, &self.title) {
+                mentions.push(number);
+            }
+        }
+        (found, mentions)
+    }
+
+    fn is_heading_on(&self, page: &NormalizedPage) -> bool {
+        page.lines.iter().enumerate().any(|(i, line)| {
+            let (number, rest) = split_section_number(strip_heading_word(line));
+            if self.title.is_empty() {
+                return number.is_some() && number == self.number.as_deref() && !rest.is_empty();
+            }
+            let rest = rest.trim_end_matches(['.', ':']);
+            if rest == self.title {
+                return true;
+            }
+            // A title wrapped onto the next line.
+            match page.lines.get(i + 1) {
+                Some(next) if !rest.is_empty() && self.title.starts_with(rest) => {
+                    let joined = format!("{rest} {next}");
+                    joined.trim_end_matches(['.', ':']) == self.title
+                }
+                _ => false,
+            }
+        })
+    }
+}
+
+/// A leading `section`/`chapter`/`appendix` word of a normalized heading line.
+fn strip_heading_word(line: &str) -> &str {
+    for word in ["section ", "chapter ", "appendix "] {
+        if let Some(rest) = line.strip_prefix(word) {
+            return rest;
+        }
+    }
+    line
+}
+
+/// A leading section number (`8.7`, `2.7.2.`, `A.1`, `10`) and the rest, trimmed.
+fn split_section_number(s: &str) -> (Option<&str>, &str) {
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || (i == 0 && c.is_ascii_alphabetic())))
+        .map_or(s.len(), |(i, _)| i);
+    let candidate = &s[..end];
+    let is_number = candidate.chars().any(|c| c.is_ascii_digit())
+        && (candidate.len() == end)
+        && s[end..]
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || c == ':')
+        && (candidate.as_bytes()[0].is_ascii_digit() || candidate.as_bytes().get(1) == Some(&b'.'));
+    if is_number {
+        let number = candidate.trim_end_matches('.');
+        (Some(number), s[end..].trim_start_matches(':').trim())
+    } else {
+        (None, s.trim())
+    }
+}
+
+/// Whether `hay` holds `needle` between word boundaries (both normalized).
+fn contains_words(hay: &str, needle: &str) -> bool {
+    hay.match_indices(needle).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + needle.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// Lowercase, ligatures and typographic quotes and dashes replaced, whitespace collapsed.
+fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        match c {
+            '\u{fb00}' => out.push_str("ff"),
+            '\u{fb01}' => out.push_str("fi"),
+            '\u{fb02}' => out.push_str("fl"),
+            '\u{fb03}' => out.push_str("ffi"),
+            '\u{fb04}' => out.push_str("ffl"),
+            '\u{2018}' | '\u{2019}' => out.push('\''),
+            '\u{201c}' | '\u{201d}' => out.push('"'),
+            '\u{2010}'..='\u{2014}' | '\u{2212}' => out.push('-'),
+            c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
+            c => out.extend(c.to_lowercase()),
+        }
+    }
+    out
+}
+
+/// A page made ready for section matching.
+struct NormalizedPage {
+    /// The whole page, normalized.
+    text: String,
+    /// Each non-blank line, normalized.
+    lines: Vec<String>,
+    /// A table-of-contents or index page.
+    contents: bool,
+}
+
+struct NormalizedPages {
+    pages: Vec<NormalizedPage>,
+}
+
+/// A page with at least this many dot-leader lines is a table of contents (or an index).
+const CONTENTS_LEADER_LINES: usize = 5;
+
+impl NormalizedPages {
+    fn new<S: AsRef<str>>(pages: &[S]) -> NormalizedPages {
+        let pages = pages
+            .iter()
+            .map(|p| {
+                let p = p.as_ref();
+                let leaders = p.lines().filter(|l| has_dot_leader(l)).count();
+                let lines: Vec<String> =
+                    p.lines().map(normalize).filter(|l| !l.is_empty()).collect();
+                NormalizedPage {
+                    text: lines.join(" "),
+                    lines,
+                    contents: leaders >= CONTENTS_LEADER_LINES,
+                }
+            })
+            .collect();
+        NormalizedPages { pages }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn dataset(items: serde_json::Value) -> Dataset {
+        Dataset::from_value(&json!({"corpus_id": "c", "items": items})).unwrap()
+    }
+
+    fn item(q: &str, pages: &[u32], figure_ref: &str, kind: &str) -> serde_json::Value {
+        json!({"question": q, "expected_pages": pages, "figure_ref": figure_ref, "kind": kind})
+    }
+
+    fn prose(q: &str, pages: &[u32], figure_ref: &str) -> serde_json::Value {
+        json!({"question": q, "expected_pages": pages, "figure_ref": figure_ref, "kind": "locate", "tags": ["prose"]})
+    }
+
+    fn verdicts(g: &Ground) -> Vec<(Verdict, Vec<u32>, Vec<u32>)> {
+        g.items
+            .iter()
+            .map(|i| {
+                (
+                    i.verdict,
+                    i.found_pages.iter().map(|p| p.get()).collect(),
+                    i.mention_pages.iter().map(|p| p.get()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// A small book: physical page = printed page + 2.
+    fn book() -> Vec<String> {
+        let mut pages: Vec<String> = vec![
+            "Cover".into(),
+            concat!(
+                "Contents\n",
+                "1 Plots . . . . . . . . . . 1\n",
+                "1.1 Simple Plots . . . . . . . 1\n",
+                "1.2 Three Dimensions . . . . . . 2\n",
+                "2 Data . . . . . . . . . . . 3\n",
+                "2.1 Histograms . . . . . . . 3\n",
+            )
+            .into(),
+        ];
+        let body = [
+            "1 Plots\n1.1 Simple Plots\nThe plot is shown in\nFigure 1.1. Note the axes.\n",
+            "      x axis\n   Figure 1.1: A sine wave.\nSee Figure 1.2 on the next page.",
+            "   FIG. 1-2 Three-dimensional spiral\n1.2 Three Dimensions\nSimple plots again, in three dimensions.",
+            "2 Data\n2.1 Histograms\nAs Figure 2.9 shows, nothing is drawn.\n",
+            "   Figure 2.1: Histogram.\n   Table 2.2: Counts.\n",
+        ];
+        for (i, text) in body.iter().enumerate() {
+            pages.push(format!(
+                "Chapter {}        {}\n{text}\n{}\n",
+                i / 3 + 1,
+                i + 1,
+                i + 1
+            ));
+        }
+        pages
+    }
+
+    #[test]
+    fn each_verdict_is_given_where_the_document_says_so() {
+        let d = dataset(json!([
+            item("ok?", &[4], "Figure 1.1", "locate"),
+            item("moved?", &[3], "Figure 1.1", "content"),
+            item("spelled?", &[5], "Figure 1.2", "locate"),
+            item("mentioned?", &[6], "Figure 2.9", "content"),
+            item("absent?", &[6], "Figure 7.7", "content"),
+            item("past the end?", &[8], "Figure 2.1", "content"),
+            item("table?", &[7], "Table 2.2", "locate"),
+            item("unnamed?", &[7], "the big chart", "locate"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(g.pdf_pages, 7);
+        assert_eq!(
+            verdicts(&g),
+            [
+                (Verdict::Ok, vec![4], vec![3]),
+                (Verdict::Moved, vec![4], vec![3]),
+                (Verdict::Ok, vec![5], vec![4]),
+                (Verdict::MentionOnly, vec![], vec![6]),
+                (Verdict::Absent, vec![], vec![]),
+                (Verdict::BeyondEnd, vec![7], vec![]),
+                (Verdict::Ok, vec![7], vec![]),
+                (Verdict::NotChecked, vec![], vec![]),
+            ]
+        );
+        assert_eq!(
+            (g.counts.ok, g.counts.moved, g.counts.mention_only),
+            (3, 1, 1)
+        );
+        assert_eq!(
+            (g.counts.absent, g.counts.beyond_end, g.counts.not_checked),
+            (1, 1, 1)
+        );
+        assert!(!g.all_ok());
+        assert_eq!(g.offset, None, "one moved item is not an offset");
+    }
+
+    #[test]
+    fn sections_are_found_by_their_heading_and_contents_pages_are_left_out() {
+        let d = dataset(json!([
+            prose("simple?", &[3], "Section 1.1 Simple Plots"),
+            prose("wrong page?", &[4], "Section 2.1 Histograms"),
+            prose("numbered only?", &[5], "§1.2"),
+            prose("mentioned only?", &[3], "Section 9.9 Simple plots again"),
+            prose("no section?", &[3], "Histograms"),
+            prose("absent?", &[3], "Chapter 5 Surfaces"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(
+            verdicts(&g),
+            [
+                (Verdict::Ok, vec![3], vec![5]),
+                (Verdict::Moved, vec![6], vec![]),
+                (Verdict::Ok, vec![5], vec![]),
+                (Verdict::MentionOnly, vec![], vec![5]),
+                (Verdict::NotChecked, vec![], vec![]),
+                (Verdict::Absent, vec![], vec![]),
+            ]
+        );
+        assert!(!g.all_ok());
+    }
+
+    #[test]
+    fn printed_page_numbers_are_detected_as_an_offset_and_fixed() {
+        let d = dataset(json!([
+            item("a?", &[2], "Figure 1.1", "locate"),
+            item("b?", &[3], "Figure 1.2", "locate"),
+            item("c?", &[5], "Figure 2.1", "content"),
+            prose("d?", &[4], "Section 2.1 Histograms"),
+            item("e?", &[4], "the big chart", "content"),
+            item("f?", &[6], "Figure 2.1", "content"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(
+            g.offset,
+            Some(Offset {
+                pages: 2,
+                items: 4,
+                cause: OffsetCause::PrintedPageNumbers
+            })
+        );
+        let fixed = g.fix(&d).unwrap();
+        let pages: Vec<Vec<u32>> = fixed
+            .dataset
+            .items
+            .iter()
+            .map(|i| i.expected_pages.iter().map(|p| p.get()).collect())
+            .collect();
+        assert_eq!(
+            pages,
+            [vec![4], vec![5], vec![7], vec![6], vec![6], vec![7]]
+        );
+        let reasons: Vec<(usize, FixReason)> =
+            fixed.changes.iter().map(|c| (c.item, c.reason)).collect();
+        assert_eq!(
+            reasons,
+            [
+                (1, FixReason::CaptionPage),
+                (2, FixReason::CaptionPage),
+                (3, FixReason::CaptionPage),
+                (4, FixReason::CaptionPage),
+                (5, FixReason::Offset),
+                (6, FixReason::CaptionPage),
+            ]
+        );
+        let again = ground(&fixed.dataset, &book());
+        assert_eq!(again.counts.ok, 5);
+        assert_eq!(again.counts.not_checked, 1);
+        assert!(again.all_ok());
+        assert_eq!(again.offset, None);
+    }
+
+    #[test]
+    fn an_offset_the_page_numbers_do_not_explain_is_put_on_the_front_matter() {
+        let d = dataset(json!([
+            item("a?", &[3], "Figure 1.1", "locate"),
+            item("b?", &[4], "Figure 1.2", "locate"),
+            item("c?", &[6], "Figure 2.1", "content"),
+        ]));
+        let offset = ground(&d, &book()).offset.unwrap();
+        assert_eq!((offset.pages, offset.items), (1, 3));
+        assert_eq!(offset.cause, OffsetCause::FrontMatter);
+    }
+
+    #[test]
+    fn locate_and_content_items_on_one_page_are_warned_about_by_page() {
+        let d = dataset(json!([
+            item("a?", &[4, 7], "Figure 1.1", "locate"),
+            item("b?", &[7], "Figure 2.1", "content"),
+            item("c?", &[4], "Figure 2.1", "content"),
+            prose("d?", &[5], "Section 1.2"),
+            item("e?", &[5], "Figure 1.2", "content"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(g.warnings.len(), 1);
+        let w = &g.warnings[0];
+        assert_eq!(w.pages, [Page::new(4).unwrap(), Page::new(7).unwrap()]);
+        assert!(w.message.contains("share pages 4, 7"), "{}", w.message);
+    }
+
+    #[test]
+    fn the_json_has_the_documented_shape() {
+        let d = dataset(json!([item("a?", &[3], "Figure 1.1", "locate")]));
+        let v: serde_json::Value = serde_json::from_str(&ground(&d, &book()).to_json()).unwrap();
+        assert_eq!(
+            v,
+            json!({
+                "pdf_pages": 7,
+                "items": [{"question": "a?", "figure_ref": "Figure 1.1", "group": "locate",
+                           "expected_pages": [3], "verdict": "moved", "found_pages": [4],
+                           "mention_pages": [3]}],
+                "offset": null,
+                "warnings": [],
+                "counts": {"ok": 0, "moved": 1, "mention_only": 0, "absent": 0,
+                           "beyond_end": 0, "not_checked": 0}
+            })
+        );
+    }
+
+    #[test]
+    fn a_fix_refuses_another_datasets_check_and_never_writes_past_the_end() {
+        let d = dataset(json!([item("a?", &[3], "Figure 1.1", "locate")]));
+        let other = dataset(json!([item("b?", &[3], "Figure 1.1", "locate")]));
+        assert!(ground(&d, &book()).fix(&other).is_err());
+        let d = dataset(json!([
+            item("a?", &[2], "Figure 1.1", "locate"),
+            item("b?", &[3], "Figure 1.2", "locate"),
+            item("c?", &[6], "no label", "locate"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(g.offset.map(|o| o.pages), Some(2));
+        let fixed = g.fix(&d).unwrap();
+        assert_eq!(
+            fixed.dataset.items[2].expected_pages,
+            [Page::new(6).unwrap()]
+        );
+        assert_eq!(fixed.changes.len(), 2);
+    }
+
+    #[test]
+    fn section_references_parse_in_their_usual_spellings() {
+        let parse = |s: &str| SectionRef::parse(s).map(|r| (r.number, r.title));
+        let some = |n: Option<&str>, t: &str| Some((n.map(str::to_string), t.to_string()));
+        assert_eq!(
+            parse("Section 8.7 Increment Operators"),
+            some(Some("8.7"), "increment operators")
+        );
+        assert_eq!(
+            parse("§2.7.2 Block Comments"),
+            some(Some("2.7.2"), "block comments")
+        );
+        assert_eq!(
+            parse("Chapter 8: Expressions"),
+            some(Some("8"), "expressions")
+        );
+        assert_eq!(parse("Sec. A.1 Notes"), some(Some("a.1"), "notes"));
+        assert_eq!(parse("Section 3."), some(Some("3"), ""));
+        assert_eq!(parse("Sections"), None);
+        assert_eq!(parse("Section"), None);
+        assert_eq!(parse("Increment Operators"), None);
+    }
+}
