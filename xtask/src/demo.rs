@@ -19,12 +19,20 @@ const NOTES: &str = "data/corpora/octave-manual/figure-notes.json";
 /// and the base URL it printed.
 fn start_refsearch(figures: &str, listen: &str) -> Result<(Guard, String), String> {
     let bin = sh::target_dir().join("release/refsearch");
-    let mut args = vec!["--pdf", OCTAVE_PDF, "--corpus-id", "octave-manual"];
-    // refsearch refuses notes it would not use.
-    if figures == "on" {
-        args.extend(["--figure-notes", NOTES]);
-    }
-    args.extend(["--figures", figures, "--listen", listen]);
+    // The same command both times but for `--figures`: with figures off refsearch checks the
+    // notes and builds no figure chunk.
+    let args = [
+        "--pdf",
+        OCTAVE_PDF,
+        "--corpus-id",
+        "octave-manual",
+        "--figure-notes",
+        NOTES,
+        "--figures",
+        figures,
+        "--listen",
+        listen,
+    ];
     let mut c = cmd(bin.to_str().expect("a UTF-8 path"), &args);
     let mut child = c
         .stderr(Stdio::piped())

@@ -80,7 +80,7 @@ pub struct CorpusOptions {
     pub chunking: Chunking,
     /// Whether to add figure chunks.
     pub figures: bool,
-    /// Descriptions of figures (only with `figures`).
+    /// Descriptions of figures; with `figures` off they are checked and not used.
     pub notes: Vec<FigureNote>,
 }
 
@@ -106,13 +106,10 @@ pub struct Corpus {
 
 impl Corpus {
     /// Chunks and indexes `pages` (index 0 = page 1).
+    ///
+    /// Figure notes are checked against the PDF's captions even with figures off (and then
+    /// build nothing), so a before/after pair of runs differs only in `--figures`.
     pub fn build(pages: &[String], options: &CorpusOptions) -> Result<Corpus, Error> {
-        if !options.figures && !options.notes.is_empty() {
-            return Err(Error::Usage(
-                "figure notes were given but figures are off; drop --figure-notes or use --figures on"
-                    .into(),
-            ));
-        }
         let mut chunks = match options.chunking {
             Chunking::Page => chunk::page_chunks(pages),
             Chunking::Section => chunk::section_chunks(pages),
@@ -121,14 +118,18 @@ impl Corpus {
             return Err(Error::NoText(pages.len()));
         }
         let mut figure_count = 0;
-        if options.figures {
+        // Notes are checked against the captions whether or not figures are on, so that
+        // flipping `--figures` is the only change between a before and an after run.
+        if options.figures || !options.notes.is_empty() {
             let captions = figures::parse_captions(pages);
             let figure_chunks = figures::figure_chunks(&captions, &options.notes)?;
-            figure_count = figure_chunks.len();
-            chunks.extend(figure_chunks);
-            // Stable: text chunks keep their order, a figure follows the text
-            // chunks that start on or before its page.
-            chunks.sort_by_key(|c| (c.page_start, matches!(c.kind, ChunkKind::Figure(_))));
+            if options.figures {
+                figure_count = figure_chunks.len();
+                chunks.extend(figure_chunks);
+                // Stable: text chunks keep their order, a figure follows the text
+                // chunks that start on or before its page.
+                chunks.sort_by_key(|c| (c.page_start, matches!(c.kind, ChunkKind::Figure(_))));
+            }
         }
         let index = SearchIndex::build(&chunks)?;
         Ok(Corpus {
@@ -191,15 +192,17 @@ fn non_empty(value: &str) -> Result<String, String> {
     }
 }
 
-/// Builds the corpus, binds, prints the two startup lines on stderr and serves
+/// Builds the corpus, binds, prints the startup lines on stderr and serves
 /// until ctrl-c or SIGTERM:
 ///
 /// ```text
 /// refsearch: indexed <pages> pages, <chunks> chunks (<figures> figures, chunking <page|section>) from <pdf> in <secs>s
+/// refsearch: figures off: <n> figure notes in <notes> fit the PDF's captions; no figure chunk built
 /// refsearch: listening on http://<bound addr>/api
 /// ```
 ///
-/// `<chunks>` counts figure chunks too.
+/// `<chunks>` counts figure chunks too. The middle line is printed only with
+/// `--figures off --figure-notes`.
 pub async fn run(args: Args) -> Result<(), Error> {
     let started = Instant::now();
     let notes = match &args.figure_notes {
@@ -226,6 +229,9 @@ pub async fn run(args: Args) -> Result<(), Error> {
         args.pdf.display(),
         started.elapsed().as_secs_f64()
     );
+    if let (Toggle::Off, Some(path)) = (args.figures, &args.figure_notes) {
+        eprintln!("{}", notes_unused_line(options.notes.len(), path));
+    }
     let listener = TcpListener::bind(&args.listen)
         .await
         .map_err(|source| Error::Listen {
@@ -247,6 +253,14 @@ pub async fn run(args: Args) -> Result<(), Error> {
             addr: addr.to_string(),
             source,
         })
+}
+
+/// The startup line that says figure notes were checked but, with figures off, not used.
+fn notes_unused_line(notes: usize, path: &std::path::Path) -> String {
+    format!(
+        "refsearch: figures off: {notes} figure notes in {} fit the PDF's captions; no figure chunk built",
+        path.display()
+    )
 }
 
 /// Serves the [`router`] on `listener` until `shutdown` completes, then lets
@@ -325,16 +339,35 @@ mod tests {
         assert!(corpus.chunks.iter().all(|c| c.kind_name() == "text"));
     }
 
-    #[test]
-    fn figure_notes_with_figures_off_are_refused() {
-        let note = FigureNote {
+    fn note(page: u32) -> FigureNote {
+        FigureNote {
             figure_ref: "Figure 1.1".into(),
-            page: 3,
+            page,
             kind: "chart".into(),
             summary: "s".into(),
-        };
-        let err = Corpus::build(&pages(), &options(false, vec![note])).unwrap_err();
-        assert!(matches!(err, Error::Usage(_)), "{err}");
+        }
+    }
+
+    #[test]
+    fn figure_notes_with_figures_off_are_checked_and_build_no_figure_chunk() {
+        let corpus = Corpus::build(&pages(), &options(false, vec![note(3)])).unwrap();
+        assert_eq!(corpus.figure_count, 0);
+        assert!(corpus.chunks.iter().all(|c| c.kind_name() == "text"));
+        assert!(!corpus.figures_enabled);
+    }
+
+    #[test]
+    fn a_wrong_figure_note_fails_with_figures_off_as_with_figures_on() {
+        for figures in [false, true] {
+            let err = Corpus::build(&pages(), &options(figures, vec![note(4)])).unwrap_err();
+            let Error::Notes(NotesError::Mismatch(problems)) = &err else {
+                panic!("figures {figures}: {err}");
+            };
+            assert_eq!(
+                problems,
+                &["note 1 (Figure 1.1, page 4): the caption of Figure 1.1 is on page 3, not 4"]
+            );
+        }
     }
 
     #[test]

@@ -108,6 +108,82 @@ async fn the_binary_prints_its_two_startup_lines_serves_the_real_port_and_stops_
     assert!(status.success(), "graceful shutdown exits 0, got {status}");
 }
 
+/// The manual on a free port with `--figures <figures> --figure-notes <notes>`.
+fn with_notes<'a>(pdf: &'a str, figures: &'a str, notes: &'a str) -> [&'a str; 10] {
+    [
+        "--pdf",
+        pdf,
+        "--corpus-id",
+        CORPUS_ID,
+        "--listen",
+        "127.0.0.1:0",
+        "--figures",
+        figures,
+        "--figure-notes",
+        notes,
+    ]
+}
+
+#[tokio::test]
+async fn with_figures_off_the_figure_notes_are_checked_no_figure_chunk_is_built_and_stderr_says_so()
+{
+    let pdf = manual_pdf();
+    let notes = repo_figure_notes();
+    let notes = notes.to_str().unwrap();
+    let mut child = refsearch(&with_notes(pdf.to_str().unwrap(), "off", notes))
+        .spawn()
+        .expect("start refsearch");
+    let lines = startup_lines(&mut child).await;
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].contains(" chunks (0 figures, chunking page) from "),
+        "{}",
+        lines[0]
+    );
+    let expected_notes = refsearch::figures::load_notes(&repo_figure_notes())
+        .expect("the repository's notes load")
+        .len();
+    assert_eq!(
+        expected_notes, MANUAL_FIGURES,
+        "a note for every captioned figure"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "refsearch: figures off: {expected_notes} figure notes in {notes} fit the PDF's captions; no figure chunk built"
+        )
+    );
+    let base = lines[2]
+        .strip_prefix("refsearch: listening on ")
+        .unwrap_or_else(|| panic!("third line: {}", lines[2]));
+    let health: serde_json::Value = reqwest::get(format!("{base}/health"))
+        .await
+        .expect("health")
+        .json()
+        .await
+        .expect("health JSON");
+    assert_eq!(health["figures"], 0);
+    assert_eq!(health["figures_enabled"], false);
+    let found: serde_json::Value = reqwest::Client::new()
+        .post(format!("{base}/search"))
+        .json(&serde_json::json!({"query": "Figure 15.1 Simple Two-Dimensional Plot", "repo_id": CORPUS_ID, "top_k": 100}))
+        .send()
+        .await
+        .expect("search")
+        .json()
+        .await
+        .expect("search JSON");
+    let matches = found["matches"].as_array().expect("matches");
+    assert!(!matches.is_empty());
+    assert!(
+        matches
+            .iter()
+            .all(|m| m["metadata"]["chunk_kind"] == "text"),
+        "no figure chunk is served with figures off"
+    );
+    child.kill().await.expect("stop refsearch");
+}
+
 async fn failed_startup(args: &[&str]) -> String {
     let output = tokio::time::timeout(Duration::from_secs(120), refsearch(args).output())
         .await
@@ -135,25 +211,25 @@ async fn a_missing_pdf_fails_startup_naming_the_path() {
 }
 
 #[tokio::test]
-async fn a_figure_note_on_the_wrong_page_fails_startup_naming_the_figure() {
+async fn a_figure_note_on_the_wrong_page_fails_startup_naming_the_figure_with_figures_on_or_off() {
     let pdf = manual_pdf();
     let notes = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/wrong-page-notes.json");
-    let stderr = failed_startup(&[
-        "--pdf",
-        pdf.to_str().unwrap(),
-        "--corpus-id",
-        CORPUS_ID,
-        "--listen",
-        "127.0.0.1:0",
-        "--figure-notes",
-        notes.to_str().unwrap(),
-    ])
-    .await;
-    assert!(
-        stderr.contains("Figure 15.2") && stderr.contains("on page 337, not 338"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("listening on"), "{stderr}");
+    for figures in ["on", "off"] {
+        let stderr = failed_startup(&with_notes(
+            pdf.to_str().unwrap(),
+            figures,
+            notes.to_str().unwrap(),
+        ))
+        .await;
+        assert!(
+            stderr.contains("Figure 15.2") && stderr.contains("on page 337, not 338"),
+            "figures {figures}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("listening on"),
+            "figures {figures}: {stderr}"
+        );
+    }
 }
 
 #[tokio::test]
