@@ -214,20 +214,10 @@ fn a_resume_after_a_failure_asks_only_for_the_missing_items() {
     );
 
     // The completed capture scores offline to the same report, apart from `run`.
-    let ds = dir.path().join("d.json");
-    let o = figeval(&[
-        "score",
-        "--responses",
-        cap,
-        "--dataset",
-        ds.to_str().unwrap(),
-    ]);
+    let o = score(dir.path(), cap);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let mut offline = report(&String::from_utf8_lossy(&o.stdout));
-    let mut live = live;
-    offline.as_object_mut().unwrap().remove("run");
-    live.as_object_mut().unwrap().remove("run");
-    assert_eq!(offline, live);
+    let offline = report(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(settled(offline), settled(live));
     assert_eq!(
         std::fs::read_to_string(&capture).unwrap().lines().count(),
         3
@@ -276,5 +266,142 @@ fn progress_lines_name_position_outcome_group_pages_and_question() {
     assert_eq!(
         order[0], "Which figure shows the first thing?",
         "dataset order"
+    );
+}
+
+/// The report without its `run` object (when and how long), for comparing two runs.
+fn settled(mut r: Value) -> Value {
+    r.as_object_mut().unwrap().remove("run");
+    r
+}
+
+/// `figeval score` of a capture in `dir` against the dataset there.
+fn score(dir: &std::path::Path, capture: &str) -> std::process::Output {
+    let ds = dir.join("d.json");
+    figeval(&[
+        "score",
+        "--responses",
+        capture,
+        "--dataset",
+        ds.to_str().unwrap(),
+    ])
+}
+
+/// A healthy server, the capture of a clean run against it, that run's settled report, and
+/// the capture's lines.
+fn clean_capture(dir: &std::path::Path) -> (FaultyServer, String, Value, Vec<String>) {
+    let capture = dir.join("run.capture.jsonl").to_str().unwrap().to_string();
+    let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 2)));
+    let o = run(&server, dir, &["--capture", &capture]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let clean = settled(report(&String::from_utf8_lossy(&o.stdout)));
+    let lines = std::fs::read_to_string(&capture)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    (server, capture, clean, lines)
+}
+
+#[test]
+fn a_resume_drops_a_cut_off_last_line_and_asks_for_its_item_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, cap, clean, lines) = clean_capture(dir.path());
+
+    // A crash mid-write: line 1 whole, line 2 cut in half, no line 3.
+    let cut = format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]);
+    std::fs::write(&cap, &cut).unwrap();
+    let asked_before = server.asked().len();
+    let o = run(&server, dir.path(), &["--capture", &cap, "--resume"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("line 2 is cut off") && err.contains("this run asks for it again"),
+        "{err}"
+    );
+    assert_eq!(
+        server.asked()[asked_before..],
+        [
+            "Which figure shows the second thing?",
+            "Which figure shows the third thing?"
+        ],
+        "the cut-off item and the missing one are asked again, nothing else"
+    );
+    assert_eq!(settled(report(&String::from_utf8_lossy(&o.stdout))), clean);
+
+    // The capture was cut back to its whole lines before the rest was appended: it is clean.
+    let completed = std::fs::read_to_string(&cap).unwrap();
+    assert_eq!(completed.lines().count(), 3, "{completed}");
+    assert!(completed.starts_with(&format!("{}\n", lines[0])));
+    let o = score(dir.path(), &cap);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(settled(report(&String::from_utf8_lossy(&o.stdout))), clean);
+}
+
+#[test]
+fn a_resume_refuses_a_broken_line_that_is_not_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, cap, _, lines) = clean_capture(dir.path());
+    let half = &lines[1][..lines[1].len() / 2];
+    std::fs::write(&cap, format!("{}\n{half}\n{}\n", lines[0], lines[2])).unwrap();
+    let asked_before = server.asked().len();
+    let o = run(&server, dir.path(), &["--capture", &cap, "--resume"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot resume from") && err.contains("line 2, column"),
+        "{err}"
+    );
+    assert_eq!(server.asked().len(), asked_before, "nothing was asked");
+}
+
+#[test]
+fn score_notes_a_cut_off_last_line_and_lists_its_item_as_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, cap, _, lines) = clean_capture(dir.path());
+    let cut = &lines[2][..lines[2].len() - 40];
+    std::fs::write(&cap, format!("{}\n{}\n{cut}", lines[0], lines[1])).unwrap();
+    let o = score(dir.path(), &cap);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("line 3 is cut off"), "{err}");
+    assert!(err.contains("1 item(s) with no response"), "{err}");
+    assert!(err.contains("Which figure shows the third thing?"), "{err}");
+}
+
+#[test]
+fn a_capture_that_cannot_be_written_is_exit_4() {
+    let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
+    let dir = tempfile::tempdir().unwrap();
+    // Every write to /dev/full fails with "no space left on device".
+    let o = run(&server, dir.path(), &["--capture", "/dev/full"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains("cannot write the capture /dev/full"), "{err}");
+    assert!(err.contains("0 of 3 answers are in the capture"), "{err}");
+    assert!(o.stdout.is_empty() && !dir.path().join("report.json").exists());
+}
+
+#[test]
+fn a_capture_write_failure_does_not_hide_the_deployment_failure_before_it() {
+    let server = FaultyServer::start(|_, q| {
+        if q.contains("first") {
+            Reply::Status(500, "{\"detail\": \"down\"}".into())
+        } else {
+            // Still in flight when the 500 arrives; its answer then fails to be written.
+            Reply::Slow(Duration::from_millis(300), body_citing(q, 1))
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &server,
+        dir.path(),
+        &["--capture", "/dev/full", "--concurrency", "2"],
+    );
+    assert_loud_failure(&o, dir.path(), &["item 1", "HTTP 500"]);
+    assert!(
+        stderr(&o).contains("also: cannot write the capture /dev/full"),
+        "{}",
+        stderr(&o)
     );
 }

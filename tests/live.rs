@@ -3,26 +3,31 @@
 
 use std::path::Path;
 
-use figeval_e2e::{figeval, report, stderr, Refsearch, OCTAVE_DATASET};
+use figeval_e2e::{bin, figeval, repo_root, report, stderr, Refsearch, OCTAVE_DATASET};
 use serde_json::Value;
 
-/// Runs the Octave eval against `server`, writing the report and capture into `dir`.
-fn eval(server: &Refsearch, dir: &Path, name: &str) -> Value {
-    let out = dir.join(format!("{name}.json"));
-    let capture = dir.join(format!("{name}.capture.jsonl"));
-    let o = figeval(&[
+/// The flags of a `figeval run` of the Octave eval against `server` into `capture`.
+fn run_args<'a>(server: &'a Refsearch, capture: &'a str, concurrency: &'a str) -> Vec<&'a str> {
+    vec![
         "run",
         "--dataset",
         OCTAVE_DATASET,
         "--base-url",
         &server.base_url,
         "--concurrency",
-        "4",
+        concurrency,
         "--capture",
-        capture.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        capture,
+    ]
+}
+
+/// Runs the Octave eval against `server`, writing the report and capture into `dir`.
+fn eval(server: &Refsearch, dir: &Path, name: &str) -> Value {
+    let out = dir.join(format!("{name}.json"));
+    let capture = dir.join(format!("{name}.capture.jsonl"));
+    let mut args = run_args(server, capture.to_str().unwrap(), "4");
+    args.extend(["--out", out.to_str().unwrap()]);
+    let o = figeval(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let items = report(&String::from_utf8_lossy(&o.stdout))["per_item"]
         .as_array()
@@ -167,4 +172,62 @@ fn section_chunking_gives_wide_spans_that_are_page_hits_but_not_precise() {
         precise < plain,
         "precise {precise} must be below plain {plain} with section chunks"
     );
+}
+
+#[test]
+fn a_run_killed_while_answers_stream_in_resumes_to_the_report_of_a_clean_run() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    // A delay per search, so answers stream in over a few seconds and the kill lands mid-run.
+    let server = Refsearch::start(&["--latency-ms", "100"]);
+    let mut clean = eval(&server, dir.path(), "clean");
+    let items = clean["per_item"].as_array().unwrap().len();
+
+    let capture = dir.path().join("killed.capture.jsonl");
+    let cap = capture.to_str().unwrap();
+    let args = run_args(&server, cap, "2");
+    let mut child = Command::new(bin("figeval"))
+        .args(&args)
+        .current_dir(repo_root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("figeval runs");
+    let answered = |p: &Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.matches('\n').count())
+            .unwrap_or(0)
+    };
+    let started = Instant::now();
+    while answered(&capture) < 3 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "killed, not finished: {status:?}");
+    let kept = answered(&capture);
+    assert!(
+        (3..items).contains(&kept),
+        "killed mid-run: {kept} of {items} answers kept"
+    );
+
+    let out = dir.path().join("resumed.json");
+    let o = figeval(&[&args[..], &["--resume", "--out", out.to_str().unwrap()]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.ends_with("(from capture)"))
+            .count(),
+        kept,
+        "every whole answer of the killed run is reused:\n{err}"
+    );
+    let mut resumed = report(&std::fs::read_to_string(&out).unwrap());
+    clean.as_object_mut().unwrap().remove("run");
+    resumed.as_object_mut().unwrap().remove("run");
+    assert_eq!(resumed, clean);
+    assert_eq!(answered(&capture), items, "the capture is complete");
 }

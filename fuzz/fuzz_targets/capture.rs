@@ -10,7 +10,7 @@
 #[path = "common.rs"]
 mod common;
 
-use figeval::{CacheMode, Dataset, Pairing, Report, Response, RunInfo, ScoreConfig, Scored};
+use figeval::{CacheMode, CaptureReader, Dataset, Pairing, Report, Response, RunInfo, ScoreConfig, Scored};
 use libfuzzer_sys::fuzz_target;
 
 const FIXED: &str = r#"{"corpus_id":"c","items":[
@@ -89,8 +89,7 @@ fn check_scored(d: &Dataset, s: &Scored, allow_missing: bool) {
 }
 
 fn pair(d: &Dataset, text: &str, allow_missing: bool) -> Result<Scored, figeval::CaptureErrors> {
-    let mut p = Pairing::new(d, ScoreConfig::default());
-    p.add_text(text);
+    let p = CaptureReader::read_str(Pairing::new(d, ScoreConfig::default()), text).pairing;
     let answered = d
         .items
         .iter()

@@ -1,8 +1,10 @@
 //! Turning responses into a report, through `figeval` only: a live run's envelopes and an
-//! offline capture go through the same [`figeval::Pairing`] the command line uses, so the
+//! offline capture go through the same [`figeval::CaptureReader`] the command line uses, so the
 //! numbers in the browser are the command line's numbers.
 
-use figeval::{CaptureErrors, Dataset, Pairing, Report, ReportHeader, RunInfo, ScoreConfig};
+use figeval::{
+    CaptureErrors, CaptureReader, Dataset, Pairing, Report, ReportHeader, RunInfo, ScoreConfig,
+};
 
 use crate::settings::RunConfig;
 
@@ -36,13 +38,18 @@ pub fn score_capture(
     max_precise_span_pages: u32,
     source: &str,
     facts: &RunFacts,
-) -> Result<Report, CaptureErrors> {
+) -> Result<Report, String> {
     let config = ScoreConfig {
         max_precise_span_pages,
     };
-    let mut pairing = Pairing::new(dataset, config);
-    pairing.add_text(text);
-    let scored = pairing.finish(allow_missing)?;
+    let read = CaptureReader::read_str(Pairing::new(dataset, config), text);
+    let scored = read
+        .pairing
+        .finish(allow_missing)
+        .map_err(|e| match read.cut_off {
+            Some(cut) => format!("{e}\n(note: {cut})"),
+            None => e.to_string(),
+        })?;
     Ok(scored.into_report(&dataset.corpus_id, config, run_info(source, facts)))
 }
 
@@ -53,16 +60,16 @@ pub fn score_live<'a>(
     config: &RunConfig,
     facts: &RunFacts,
 ) -> Result<Report, CaptureErrors> {
-    let mut pairing = Pairing::new(
+    let mut reader = CaptureReader::new(Pairing::new(
         dataset,
         ScoreConfig {
             max_precise_span_pages: config.max_precise_span_pages,
         },
-    );
-    for (i, line) in lines.into_iter().enumerate() {
-        pairing.add_line(i + 1, line);
+    ));
+    for line in lines {
+        reader.feed_line(line);
     }
-    let scored = pairing.finish(false)?;
+    let scored = reader.end().pairing.finish(false)?;
     let header = ReportHeader {
         corpus_id: dataset.corpus_id.clone(),
         base_url: Some(config.base_url.clone()),

@@ -10,6 +10,9 @@ pub enum Failure {
     Input(String),
     /// The deployment failed: exit 3.
     Deployment(String),
+    /// Writing the capture or the report failed (disk full, no permission, a closed stdout):
+    /// exit 4. Not bad input, and never reported over a deployment failure that came first.
+    Output(String),
 }
 
 impl Failure {
@@ -18,6 +21,7 @@ impl Failure {
         match self {
             Failure::Input(_) => ExitCode::from(2),
             Failure::Deployment(_) => ExitCode::from(3),
+            Failure::Output(_) => ExitCode::from(4),
         }
     }
 }
@@ -25,7 +29,7 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Input(m) | Failure::Deployment(m) => f.write_str(m),
+            Failure::Input(m) | Failure::Deployment(m) | Failure::Output(m) => f.write_str(m),
         }
     }
 }

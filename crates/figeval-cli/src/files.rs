@@ -39,7 +39,7 @@ pub fn read_report(path: &Path) -> Result<Report, Failure> {
 pub fn emit_report(report: &Report, out: Option<&Path>) -> Result<(), Failure> {
     if let Some(path) = out {
         write_report_file(report, path).map_err(|e| {
-            Failure::Input(format!(
+            Failure::Output(format!(
                 "cannot write the report to {}: {e}",
                 path.display()
             ))
@@ -56,7 +56,7 @@ pub fn emit_report(report: &Report, out: Option<&Path>) -> Result<(), Failure> {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 Ok(())
             } else {
-                Err(Failure::Input(format!(
+                Err(Failure::Output(format!(
                     "cannot write the report to stdout: {e}"
                 )))
             }

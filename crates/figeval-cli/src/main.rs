@@ -2,7 +2,8 @@
 //!
 //! A thin shell: it reads files, talks HTTP and prints; every number comes from the
 //! `figeval` crate. Exit status: 0 done, 1 a `--fail-on-regression` gate tripped, 2 bad usage
-//! or bad input, 3 the deployment failed. On 2 or 3 no report is written.
+//! or bad input, 3 the deployment failed, 4 the capture or the report could not be written. On
+//! 2, 3 or 4 no report is written.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

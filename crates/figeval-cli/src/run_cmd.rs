@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use figeval::{
-    score_item, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response, RunInfo,
-    ScoreConfig, SearchRequest,
+    score_item, CutOff, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response,
+    RunInfo, ScoreConfig, SearchRequest,
 };
 
 use crate::fail::{Failure, Outcome};
@@ -28,7 +28,7 @@ use crate::{clock, files, score_cmd, RunArgs};
 pub const DEFAULT_CONCURRENCY: u32 = 4;
 
 /// The largest response body read; a larger one is a failure, not a silent truncation.
-const MAX_BODY_BYTES: u64 = score_cmd::MAX_LINE_BYTES;
+const MAX_BODY_BYTES: u64 = figeval::capture::MAX_LINE_BYTES as u64;
 /// How much of an error body a message quotes.
 const BODY_QUOTE_CHARS: usize = 500;
 
@@ -70,15 +70,25 @@ pub fn run(args: &RunArgs) -> Outcome {
     let n = dataset.items.len();
     let mut records: Vec<Option<ItemRecord>> = vec![None; n];
     let mut from_capture = vec![false; n];
+    // Where the capture's complete lines end, when a crash cut its last line off.
+    let mut complete_lines_end = None;
     if args.resume {
         let capture = args.capture.as_deref().expect("clap requires --capture");
-        for (i, r) in resume_records(capture, &dataset, config, &request)? {
+        let (kept, cut_off) = resume_records(capture, &dataset, config, &request)?;
+        for (i, r) in kept {
             records[i] = Some(r);
             from_capture[i] = true;
         }
+        if let Some(cut) = cut_off {
+            eprintln!(
+                "figeval: note: {}: {cut}; this run asks for it again",
+                capture.display()
+            );
+            complete_lines_end = Some(cut.offset);
+        }
     }
     let mut capture = match &args.capture {
-        Some(path) => Some(open_capture(path, args.resume)?),
+        Some(path) => Some(open_capture(path, args.resume, complete_lines_end)?),
         None => None,
     };
     let todo: Vec<usize> = (0..n).filter(|&i| records[i].is_none()).collect();
@@ -94,6 +104,8 @@ pub fn run(args: &RunArgs) -> Outcome {
     // which of several failing searches answered first.
     let mut failure: Option<(usize, String)> = None;
     let mut capture_error: Option<String> = None;
+    // Answers safely in the capture: those it held, and those written since.
+    let mut in_capture = from_capture.iter().filter(|&&c| c).count();
     let workers = (args.concurrency as usize).min(todo.len());
     progress.advance(&records, &from_capture);
     std::thread::scope(|s| {
@@ -128,9 +140,15 @@ pub fn run(args: &RunArgs) -> Outcome {
                     retries_total += u64::from(a.retries);
                     if let Some(w) = capture.as_mut() {
                         let line = request.envelope_line(&item.question, &a.body) + "\n";
-                        if let Err(e) = w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
-                            capture_error.get_or_insert(format!("cannot write the capture: {e}"));
-                            stop.store(true, Ordering::SeqCst);
+                        match w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
+                            Ok(()) => in_capture += 1,
+                            Err(e) => {
+                                capture_error.get_or_insert(format!(
+                                    "cannot write the capture {}: {e}",
+                                    args.capture.as_deref().unwrap_or(Path::new("")).display()
+                                ));
+                                stop.store(true, Ordering::SeqCst);
+                            }
                         }
                     }
                     records[i] = Some(score_item(item, &a.matches, config));
@@ -150,23 +168,30 @@ pub fn run(args: &RunArgs) -> Outcome {
             }
         }
     });
-    if let Some(e) = capture_error {
-        return Err(Failure::Input(e));
-    }
-    if let Some((_, message)) = failure {
-        let answered = records.iter().filter(|r| r.is_some()).count();
-        let kept = match &args.capture {
-            Some(path) => format!(
-                "{answered} of {n} answers are in the capture {}; run again with --resume to ask only for the rest",
-                path.display()
-            ),
-            None => format!(
-                "{answered} of {n} items were answered; with --capture FILE a rerun can --resume from them"
-            ),
-        };
-        return Err(Failure::Deployment(format!(
-            "{message}\n{kept}\nno report was written"
-        )));
+    let answered = records.iter().filter(|r| r.is_some()).count();
+    let kept = match &args.capture {
+        Some(path) => format!(
+            "{in_capture} of {n} answers are in the capture {}; run again with --resume to ask only for the rest",
+            path.display()
+        ),
+        None => format!(
+            "{answered} of {n} items were answered; with --capture FILE a rerun can --resume from them"
+        ),
+    };
+    // A deployment failure is the news even when the capture could not be written as well.
+    match (failure, capture_error) {
+        (Some((_, message)), output) => {
+            let also = output.map_or(String::new(), |e| format!("\nalso: {e}"));
+            return Err(Failure::Deployment(format!(
+                "{message}{also}\n{kept}\nno report was written"
+            )));
+        }
+        (None, Some(e)) => {
+            return Err(Failure::Output(format!(
+                "{e}\n{kept}\nno report was written"
+            )));
+        }
+        (None, None) => {}
     }
     let report = Report::build(
         ReportHeader {
@@ -190,17 +215,21 @@ pub fn run(args: &RunArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The records a capture already holds, for `--resume`. The capture must be clean (no
-/// unknown, duplicate or unreadable answers) and made with the same search parameters.
+/// Records kept from a capture, with their dataset indices.
+type Kept = Vec<(usize, ItemRecord)>;
+
+/// The records a capture already holds, for `--resume`, and its last line if a crash cut it
+/// off. The capture must otherwise be clean (no unknown, duplicate or unreadable answers) and
+/// made with the same search parameters.
 fn resume_records(
     path: &Path,
     dataset: &Dataset,
     config: ScoreConfig,
     request: &SearchRequest<'_>,
-) -> Result<Vec<(usize, ItemRecord)>, Failure> {
+) -> Result<(Kept, Option<CutOff>), Failure> {
     let file = match File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
         Err(e) => {
             return Err(Failure::Input(format!(
                 "cannot read {}: {e}",
@@ -208,12 +237,12 @@ fn resume_records(
             )))
         }
     };
-    let mut pairing = Pairing::new(dataset, config);
-    score_cmd::read_capture(BufReader::new(file), &mut pairing)
+    let read = score_cmd::read_capture(BufReader::new(file), Pairing::new(dataset, config))
         .map_err(|e| Failure::Input(format!("cannot resume from {}: {e}", path.display())))?;
-    let scored = match pairing.finish(true) {
+    let cut_off = read.cut_off;
+    let scored = match read.pairing.finish(true) {
         Ok(s) => s,
-        Err(e) if e.0 == [figeval::CaptureError::Empty] => return Ok(Vec::new()),
+        Err(e) if e.0 == [figeval::CaptureError::Empty] => return Ok((Vec::new(), cut_off)),
         Err(e) => {
             return Err(Failure::Input(format!(
                 "cannot resume from {}: {e}",
@@ -241,16 +270,23 @@ fn resume_records(
         .enumerate()
         .map(|(i, it)| (it.question.as_str(), i))
         .collect();
-    Ok(scored
+    let kept = scored
         .records
         .into_iter()
         .map(|r| (index[r.question.as_str()], r))
-        .collect())
+        .collect();
+    Ok((kept, cut_off))
 }
 
-fn open_capture(path: &Path, append: bool) -> Result<File, Failure> {
+/// Opens the capture: new, or (`append`) to be completed, first cut back to
+/// `complete_lines_end` when a crash left a cut-off line there, so the capture stays clean.
+fn open_capture(
+    path: &Path,
+    append: bool,
+    complete_lines_end: Option<u64>,
+) -> Result<File, Failure> {
     let fail = |e: std::io::Error| {
-        Failure::Input(format!("cannot open the capture {}: {e}", path.display()))
+        Failure::Output(format!("cannot open the capture {}: {e}", path.display()))
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(fail)?;
@@ -263,7 +299,11 @@ fn open_capture(path: &Path, append: bool) -> Result<File, Failure> {
         options.write(true).truncate(true);
     }
     let mut file = options.open(path).map_err(fail)?;
-    // A capture cut off mid-line by a crash must not glue the next answer onto it.
+    if let Some(len) = complete_lines_end.filter(|_| append) {
+        file.set_len(len).map_err(fail)?;
+    }
+    // A last line without its line break (a crash just before it, or an edit) must not glue
+    // the next answer onto it.
     if append && file.metadata().map_err(fail)?.len() > 0 && !ends_with_newline(path) {
         file.write_all(b"\n").map_err(fail)?;
     }
@@ -423,7 +463,6 @@ fn figeval_quote(text: &str, chars: usize) -> String {
 struct Progress<'d> {
     dataset: &'d Dataset,
     printed: usize,
-    hits: usize,
 }
 
 impl<'d> Progress<'d> {
@@ -431,7 +470,6 @@ impl<'d> Progress<'d> {
         Progress {
             dataset,
             printed: 0,
-            hits: 0,
         }
     }
 
@@ -439,7 +477,6 @@ impl<'d> Progress<'d> {
         let n = self.dataset.items.len();
         let width = n.to_string().len();
         while let Some(Some(r)) = records.get(self.printed) {
-            self.hits += usize::from(r.page_hit_at_3);
             let pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
             eprintln!(
                 "[{:>width$}/{n}] {} {:<7} p.{:<9} {:?}{}",

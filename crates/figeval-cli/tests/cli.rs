@@ -499,3 +499,29 @@ fn usage_errors_are_exit_2_and_help_is_exit_0() {
     );
     assert_eq!(code(&figeval(&["--help"])), 0);
 }
+
+#[test]
+fn a_report_that_cannot_be_written_is_exit_4_not_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = write(dir.path(), "c.jsonl", &capture([72, 85, 12]));
+    // A file where the report's folder should be: the folder cannot be made.
+    let blocker = write(dir.path(), "blocker", "");
+    let out = format!("{blocker}/report.json");
+    let o = figeval(&[
+        "score",
+        "--responses",
+        &cap,
+        "--dataset",
+        &ds,
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("cannot write the report to {out}")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "no report passed off as written");
+}

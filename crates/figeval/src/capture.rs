@@ -8,8 +8,14 @@
 //! - a JSON array of bodies or envelopes;
 //! - a single body (or several concatenated), pretty-printed or not.
 //!
-//! [`Pairing`] takes lines one at a time, so a shell can stream a capture of any size: memory
-//! grows with the number of items, not with the size of the response bodies.
+//! [`CaptureReader`] is the one place that tells these forms apart. It is fed the capture in
+//! chunks of any size (a shell streams a file through it; the page feeds its text), reads JSON
+//! Lines line by line, so memory grows with the number of items and not with the size of the
+//! response bodies, and gathers a document whole. It hands every response to a [`Pairing`].
+//!
+//! A capture is written one flushed line per answer, so a crash mid-write can leave its last
+//! line cut off. That line is expected: the reader drops it and says so ([`CutOff`]), and its
+//! item counts as unanswered (a resume asks for it again). A bad line anywhere else is an error.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -61,6 +67,20 @@ pub enum CaptureError {
         /// What the parser expected.
         message: String,
     },
+    /// A line that is not UTF-8 text.
+    NotText {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in bytes) of the first byte that is not UTF-8.
+        column: usize,
+    },
+    /// A line longer than any search response; reading stops there.
+    LineTooLong {
+        /// 1-based line.
+        line: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// An envelope without a string `question`.
     EnvelopeWithoutQuestion {
         /// Where it is.
@@ -107,6 +127,14 @@ impl fmt::Display for CaptureError {
                 column,
                 message,
             } => write!(f, "line {line}, column {column}: not JSON: {message}"),
+            CaptureError::NotText { line, column } => write!(
+                f,
+                "line {line} is not UTF-8 text (invalid byte at column {column})"
+            ),
+            CaptureError::LineTooLong { line, limit } => write!(
+                f,
+                "line {line} is over {limit} bytes; no search response is that large"
+            ),
             CaptureError::EnvelopeWithoutQuestion { at } => {
                 write!(
                     f,
@@ -212,7 +240,7 @@ impl Scored {
 
 /// Whether a capture whose first non-blank line is `first_line` must be read as one document
 /// (a JSON array, or a body pretty-printed across lines) rather than line by line.
-pub fn is_multiline_document(first_line: &str) -> bool {
+fn is_multiline_document(first_line: &str) -> bool {
     let t = first_line.trim_start();
     if t.starts_with('[') {
         return true;
@@ -220,6 +248,263 @@ pub fn is_multiline_document(first_line: &str) -> bool {
     match serde_json::from_str::<serde::de::IgnoredAny>(first_line) {
         Ok(_) => false,
         Err(e) => e.is_eof(),
+    }
+}
+
+/// The longest capture line read (the limit a live run puts on a response body, too): a longer
+/// one is an error, not a silent truncation, and it bounds what one line holds in memory.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// A last line that a crash cut off mid-write: no line break ends it and its JSON stops short
+/// (or its text stops inside a character). It is dropped, not an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutOff {
+    /// Its 1-based line number.
+    pub line: usize,
+    /// The byte offset it starts at: the capture's complete lines end there.
+    pub offset: u64,
+}
+
+impl fmt::Display for CutOff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {} is cut off (no line break ends it and its JSON stops short, as a crash \
+             mid-write leaves a capture); it was dropped, and its item counts as unanswered",
+            self.line
+        )
+    }
+}
+
+/// How the reader is reading.
+enum Mode {
+    /// Before the first non-blank line: the form is not known yet.
+    Start,
+    /// JSON Lines, one response a line.
+    Lines,
+    /// One document, gathered whole (line breaks before it kept, so errors keep their lines).
+    Document(Vec<u8>),
+}
+
+/// Reads a capture in any accepted form (see the module documentation) from chunks of any
+/// size, and pairs every response it holds. It does no I/O: a shell feeds it.
+pub struct CaptureReader<'d> {
+    pairing: Pairing<'d>,
+    mode: Mode,
+    /// Lines completed so far.
+    lines: usize,
+    /// Bytes of the complete lines so far (where `partial` starts).
+    offset: u64,
+    /// The start of a line whose line break has not arrived yet.
+    partial: Vec<u8>,
+    /// Set after an error that ends reading (a line over [`MAX_LINE_BYTES`]).
+    stopped: bool,
+}
+
+/// What reading a capture came to: the pairing to finish, and the cut-off last line, if any.
+pub struct CaptureRead<'d> {
+    /// Every response read, paired; [`Pairing::finish`] gives the records or the problems.
+    pub pairing: Pairing<'d>,
+    /// The last line, when a crash cut it off (it was dropped).
+    pub cut_off: Option<CutOff>,
+}
+
+/// The text of a line, or the 1-based column of its first byte that is not UTF-8.
+fn line_text(bytes: &[u8]) -> Result<&str, usize> {
+    // simdutf8 checks a line several times faster than `std::str::from_utf8` (whose check was
+    // a sixth of a whole `figeval score`); on failure std says where.
+    #[cfg(feature = "simdutf8")]
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        return Ok(text);
+    }
+    std::str::from_utf8(bytes).map_err(|e| e.valid_up_to() + 1)
+}
+
+impl<'d> CaptureReader<'d> {
+    /// Starts reading a capture into `pairing`.
+    pub fn new(pairing: Pairing<'d>) -> CaptureReader<'d> {
+        CaptureReader {
+            pairing,
+            mode: Mode::Start,
+            lines: 0,
+            offset: 0,
+            partial: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    /// Reads a whole capture text.
+    pub fn read_str(pairing: Pairing<'d>, text: &str) -> CaptureRead<'d> {
+        let mut r = CaptureReader::new(pairing);
+        r.feed_str(text);
+        r.end()
+    }
+
+    /// Feeds the next bytes of the capture (a chunk may end anywhere, even inside a character).
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.push(bytes, None);
+    }
+
+    /// Feeds the next text of the capture (already known to be UTF-8, so not checked again).
+    pub fn feed_str(&mut self, text: &str) {
+        self.push(text.as_bytes(), Some(text));
+    }
+
+    /// Feeds one complete line (without its line break), for a shell that holds lines.
+    pub fn feed_line(&mut self, line: &str) {
+        self.feed_str(line);
+        self.feed_str("\n");
+    }
+
+    /// Whether more input is of use: `false` once an error has ended reading.
+    pub fn wants_more(&self) -> bool {
+        !self.stopped
+    }
+
+    fn push(&mut self, bytes: &[u8], text: Option<&str>) {
+        let mut at = 0;
+        while !self.stopped {
+            if let Mode::Document(doc) = &mut self.mode {
+                doc.extend_from_slice(&bytes[at..]);
+                return;
+            }
+            let Some(end) = memchr::memchr(b'\n', &bytes[at..]).map(|i| at + i) else {
+                break;
+            };
+            if self.partial.is_empty() {
+                let line = match text {
+                    Some(t) => Ok(&t[at..end]),
+                    None => line_text(&bytes[at..end]),
+                };
+                self.complete_line(line, end - at);
+            } else {
+                let mut whole = std::mem::take(&mut self.partial);
+                whole.extend_from_slice(&bytes[at..end]);
+                self.complete_line(line_text(&whole), whole.len());
+                whole.clear();
+                self.partial = whole;
+            }
+            at = end + 1;
+        }
+        if self.stopped {
+            return;
+        }
+        let rest = &bytes[at..];
+        if self.partial.len() + rest.len() > MAX_LINE_BYTES {
+            self.too_long(self.lines + 1);
+            return;
+        }
+        self.partial.extend_from_slice(rest);
+    }
+
+    fn too_long(&mut self, line: usize) {
+        self.pairing.error(CaptureError::LineTooLong {
+            line,
+            limit: MAX_LINE_BYTES,
+        });
+        self.stopped = true;
+    }
+
+    fn complete_line(&mut self, line: Result<&str, usize>, len: usize) {
+        self.lines += 1;
+        self.offset += len as u64 + 1;
+        let n = self.lines;
+        if len > MAX_LINE_BYTES {
+            return self.too_long(n);
+        }
+        let line = match line {
+            Ok(l) => l,
+            Err(column) => {
+                return self
+                    .pairing
+                    .error(CaptureError::NotText { line: n, column })
+            }
+        };
+        if line.trim().is_empty() {
+            return;
+        }
+        if matches!(self.mode, Mode::Start) {
+            if is_multiline_document(line) {
+                let mut doc = "\n".repeat(n - 1).into_bytes();
+                doc.extend_from_slice(line.as_bytes());
+                doc.push(b'\n');
+                self.mode = Mode::Document(doc);
+                return;
+            }
+            self.mode = Mode::Lines;
+        }
+        match serde_json::from_str::<Entry>(line) {
+            Ok(Entry(body)) => self.pairing.add_entry(Source::Line(n), body),
+            Err(e) => self.pairing.error(not_json(n, &e)),
+        }
+    }
+
+    /// Ends the capture: reads its last line (the one no line break ends) and its document.
+    pub fn end(mut self) -> CaptureRead<'d> {
+        let mut cut_off = None;
+        let last = std::mem::take(&mut self.partial);
+        if !self.stopped && !last.is_empty() {
+            let n = self.lines + 1;
+            // A last line that stops inside a character was cut off if its JSON stops short.
+            let (text, broken_char) = match std::str::from_utf8(&last) {
+                Ok(t) => (t, None),
+                Err(e) => (
+                    std::str::from_utf8(&last[..e.valid_up_to()]).unwrap_or_default(),
+                    Some((e.valid_up_to() + 1, e.error_len().is_none())),
+                ),
+            };
+            let starts_document = matches!(self.mode, Mode::Start)
+                && broken_char.is_none()
+                && text.trim_start().starts_with('[');
+            if starts_document {
+                let mut doc = "\n".repeat(n - 1);
+                doc.push_str(text);
+                self.pairing.add_document(&doc);
+            } else if broken_char.is_some() || !text.trim().is_empty() {
+                let cut = CutOff {
+                    line: n,
+                    offset: self.offset,
+                };
+                match (serde_json::from_str::<Entry>(text), broken_char) {
+                    (Err(e), Some((_, true))) | (Err(e), None) if e.is_eof() => cut_off = Some(cut),
+                    (_, Some((column, _))) => self
+                        .pairing
+                        .error(CaptureError::NotText { line: n, column }),
+                    (Ok(Entry(body)), None) => self.pairing.add_entry(Source::Line(n), body),
+                    (Err(e), None) => self.pairing.error(not_json(n, &e)),
+                }
+            }
+        }
+        if let Mode::Document(doc) = std::mem::replace(&mut self.mode, Mode::Lines) {
+            match String::from_utf8(doc) {
+                Ok(text) => self.pairing.add_document(&text),
+                Err(e) => {
+                    let bytes = e.as_bytes();
+                    let at = e.utf8_error().valid_up_to();
+                    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+                    let line_start = bytes[..at]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |i| i + 1);
+                    self.pairing.error(CaptureError::NotText {
+                        line,
+                        column: at - line_start + 1,
+                    });
+                }
+            }
+        }
+        CaptureRead {
+            pairing: self.pairing,
+            cut_off,
+        }
+    }
+}
+
+fn not_json(line: usize, e: &serde_json::Error) -> CaptureError {
+    CaptureError::NotJson {
+        line,
+        column: e.column(),
+        message: strip_position(e),
     }
 }
 
@@ -297,37 +582,8 @@ impl<'d> Pairing<'d> {
         }
     }
 
-    /// Reads a whole capture text in any accepted form.
-    pub fn add_text(&mut self, text: &str) {
-        let first = text.lines().find(|l| !l.trim().is_empty());
-        match first {
-            None => {}
-            Some(first) if is_multiline_document(first) => self.add_document(text),
-            Some(_) => {
-                for (i, line) in text.lines().enumerate() {
-                    self.add_line(i + 1, line);
-                }
-            }
-        }
-    }
-
-    /// Reads one line of a JSON Lines capture (blank lines are skipped).
-    pub fn add_line(&mut self, line_no: usize, line: &str) {
-        if line.trim().is_empty() {
-            return;
-        }
-        match serde_json::from_str::<Entry>(line) {
-            Ok(Entry(body)) => self.add_entry(Source::Line(line_no), body),
-            Err(e) => self.error(CaptureError::NotJson {
-                line: line_no,
-                column: e.column(),
-                message: strip_position(&e),
-            }),
-        }
-    }
-
     /// Reads a document: a JSON array of entries, or one or more concatenated JSON values.
-    pub fn add_document(&mut self, text: &str) {
+    fn add_document(&mut self, text: &str) {
         if text.trim_start().starts_with('[') {
             match serde_json::from_str::<Entries>(text) {
                 Ok(Entries(bodies)) => {
@@ -349,12 +605,6 @@ impl<'d> Pairing<'d> {
                 }
             }
         }
-    }
-
-    /// Pairs one already-read response to `question` (for shells that hold responses).
-    pub fn add_response(&mut self, at: Source, question: &str, response: Response) {
-        self.responses += 1;
-        self.pair(at, question.to_string(), response);
     }
 
     /// Whether an item with this question has been answered by a usable response.
@@ -526,9 +776,19 @@ mod tests {
 
     fn score(text: &str, allow_missing: bool) -> Result<Scored, CaptureErrors> {
         let d = dataset();
-        let mut p = Pairing::new(&d, ScoreConfig::default());
-        p.add_text(text);
-        p.finish(allow_missing)
+        let read = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), text);
+        read.pairing.finish(allow_missing)
+    }
+
+    /// Reads `bytes` fed in chunks of `size`, and says what came of it.
+    fn read_chunked(bytes: &[u8], size: usize) -> (Result<Scored, CaptureErrors>, Option<CutOff>) {
+        let d = dataset();
+        let mut r = CaptureReader::new(Pairing::new(&d, ScoreConfig::default()));
+        for chunk in bytes.chunks(size) {
+            r.feed(chunk);
+        }
+        let read = r.end();
+        (read.pairing.finish(true), read.cut_off)
     }
 
     fn hits(s: &Scored) -> Vec<bool> {
@@ -718,6 +978,107 @@ mod tests {
         assert_eq!(r.per_item, records);
         assert_eq!(r.unscored, ["Which figure shows A?"]);
         assert_eq!(r.summary.n, 1);
+    }
+
+    #[test]
+    fn any_chunking_reads_like_the_whole_text() {
+        let a = "Which figure shows A?";
+        let b = "Which figure shows B?";
+        let pretty = serde_json::to_string_pretty(
+            &serde_json::from_str::<serde_json::Value>(&envelope(a, 1)).unwrap(),
+        )
+        .unwrap();
+        for text in [
+            format!("{}\r\n\n{}", envelope(b, 2), envelope(a, 9)),
+            format!("\n[{}, {}]", body(a, 9), envelope(b, 2)),
+            format!("{pretty}\n{}", body(b, 2)),
+        ] {
+            let whole = score(&text, true).unwrap();
+            for size in [1, 2, 7, 64, text.len()] {
+                let (chunked, cut) = read_chunked(text.as_bytes(), size);
+                assert_eq!(chunked.unwrap(), whole, "chunks of {size}: {text}");
+                assert_eq!(cut, None);
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_off_last_line_is_dropped_and_its_item_goes_unanswered() {
+        let first = envelope("Which figure shows A?", 1) + "\n";
+        let second = envelope("Which figure shows B?", 2);
+        for cut in [1, second.len() / 2, second.len() - 1] {
+            let text = format!("{first}{}", &second[..cut]);
+            for size in [3, text.len()] {
+                let (scored, cut_off) = read_chunked(text.as_bytes(), size);
+                assert_eq!(
+                    cut_off,
+                    Some(CutOff {
+                        line: 2,
+                        offset: first.len() as u64
+                    })
+                );
+                let scored = scored.unwrap();
+                assert_eq!(scored.records.len(), 1);
+                assert_eq!(scored.unscored, ["Which figure shows B?"]);
+            }
+        }
+        // Cut inside a character: the text stops short too.
+        let text = format!("{first}{{\"question\":\"é");
+        let cut = text.len() - 1;
+        let (_, cut_off) = read_chunked(&text.as_bytes()[..cut], 5);
+        assert_eq!(cut_off.map(|c| c.line), Some(2));
+        // A line that is the whole capture can be cut off as well.
+        let (_, cut_off) = read_chunked(&second.as_bytes()[..10], 4);
+        assert_eq!(cut_off, Some(CutOff { line: 1, offset: 0 }));
+    }
+
+    #[test]
+    fn a_bad_line_that_is_not_the_last_stays_an_error() {
+        let second = envelope("Which figure shows B?", 2);
+        // Cut off, but followed by a line break and another line: not a crash mid-write.
+        let text = format!(
+            "{}\n{}\n{}\n",
+            envelope("Which figure shows A?", 1),
+            &second[..second.len() / 2],
+            envelope("Which figure shows A?", 1)
+        );
+        let (scored, cut_off) = read_chunked(text.as_bytes(), 16);
+        assert_eq!(cut_off, None);
+        let e = scored.unwrap_err().to_string();
+        assert!(e.contains("line 2, column"), "{e}");
+        assert!(e.contains("not JSON: EOF while parsing"), "{e}");
+        // A last line that is wrong in another way than stopping short is an error too.
+        let text = format!(
+            "{}\n{{\"question\": 3]",
+            envelope("Which figure shows A?", 1)
+        );
+        let (scored, cut_off) = read_chunked(text.as_bytes(), 16);
+        assert_eq!(cut_off, None);
+        assert!(scored.unwrap_err().to_string().contains("line 2, column"));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_by_its_line_and_column() {
+        let mut bytes = (envelope("Which figure shows A?", 1) + "\n").into_bytes();
+        bytes.extend_from_slice(b"{\"q\xff\"}\n");
+        let e = read_chunked(&bytes, 5).0.unwrap_err().to_string();
+        assert!(
+            e.contains("line 2 is not UTF-8 text (invalid byte at column 4)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_line_over_the_limit_ends_reading_with_an_error() {
+        let d = dataset();
+        let mut r = CaptureReader::new(Pairing::new(&d, ScoreConfig::default()));
+        r.feed(b"{\"question\":\"");
+        let block = vec![b'x'; 1 << 20];
+        while r.wants_more() {
+            r.feed(&block);
+        }
+        let e = r.end().pairing.finish(true).unwrap_err().to_string();
+        assert!(e.contains("line 1 is over 67108864 bytes"), "{e}");
     }
 
     #[test]

@@ -53,7 +53,9 @@ pub mod stats;
 pub mod summary;
 
 pub use caption::{find_captions, Caption, Label, LabelKind};
-pub use capture::{CaptureError, CaptureErrors, Pairing, Scored};
+pub use capture::{
+    CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing, Scored,
+};
 pub use compare::{compare, Comparison};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};

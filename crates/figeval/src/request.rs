@@ -77,7 +77,7 @@ impl SearchRequest<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::Pairing;
+    use crate::capture::{CaptureReader, Pairing};
     use crate::dataset::Dataset;
     use crate::score::ScoreConfig;
 
@@ -106,9 +106,9 @@ mod tests {
         assert!(!line.contains('\n'));
         assert!(line.ends_with("\"response\":{\"matches\":[]}}"), "{line}");
         let d = Dataset::parse(r#"{"corpus_id":"c","items":[{"question":"q \"x\"?","expected_pages":[1],"figure_ref":"F","kind":"locate"}]}"#).unwrap();
-        let mut p = Pairing::new(&d, ScoreConfig::default());
-        p.add_line(1, &line);
-        let s = p.finish(false).unwrap();
+        let mut r = CaptureReader::new(Pairing::new(&d, ScoreConfig::default()));
+        r.feed_line(&line);
+        let s = r.end().pairing.finish(false).unwrap();
         assert_eq!(s.request.top_k, Some(7));
         assert_eq!(s.request.cache_mode, Some(CacheMode::Refresh));
     }

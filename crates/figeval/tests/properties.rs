@@ -1,7 +1,7 @@
 //! Invariants of scoring, summaries and pairing, over generated matches and datasets, and
 //! that no input makes the core panic.
 
-use figeval::capture::Pairing;
+use figeval::capture::{CaptureReader, Pairing};
 use figeval::{
     compare, score_item, share, Dataset, Group, Item, Kind, Match, Metric, Page, PageSpan, Report,
     ReportHeader, Response, RunInfo, ScoreConfig, Summary,
@@ -126,9 +126,7 @@ proptest! {
         let _ = Report::parse(&text);
         let _ = share::decode_fragment(&text);
         let d = Dataset::parse(r#"{"corpus_id":"c","items":[{"question":"q?","expected_pages":[1],"figure_ref":"F","kind":"locate"}]}"#).unwrap();
-        let mut p = Pairing::new(&d, ScoreConfig::default());
-        p.add_text(&text);
-        let _ = p.finish(true);
+        let _ = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &text).pairing.finish(true);
     }
 
     #[test]
@@ -142,9 +140,7 @@ proptest! {
     ) {
         let text: String = parts.concat();
         let d = Dataset::parse(r#"{"corpus_id":"c","items":[{"question":"q?","expected_pages":[1],"figure_ref":"F","kind":"locate"}]}"#).unwrap();
-        let mut p = Pairing::new(&d, ScoreConfig::default());
-        p.add_text(&text);
-        let _ = p.finish(false);
+        let _ = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &text).pairing.finish(false);
         let _ = Response::parse(&text);
     }
 }
@@ -155,9 +151,7 @@ fn deeply_nested_input_is_an_error_not_a_stack_overflow() {
     assert!(Dataset::parse(&deep).is_err());
     assert!(Response::parse(&deep).is_err());
     let d = Dataset::parse(r#"{"corpus_id":"c","items":[{"question":"q?","expected_pages":[1],"figure_ref":"F","kind":"locate"}]}"#).unwrap();
-    let mut p = Pairing::new(&d, ScoreConfig::default());
-    p.add_text(&format!(
-        "{{\"question\":\"q?\",\"response\":{{\"matches\":{deep}"
-    ));
-    assert!(p.finish(false).is_err());
+    let text = format!("{{\"question\":\"q?\",\"response\":{{\"matches\":{deep}\n");
+    let read = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &text);
+    assert!(read.pairing.finish(false).is_err());
 }
