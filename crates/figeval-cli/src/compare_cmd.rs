@@ -3,28 +3,29 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use figeval::render;
+use figeval::{render, Gate};
 
 use crate::fail::{Failure, Outcome};
 use crate::files;
 use crate::Format;
 
 /// Compares two reports, prints the comparison, and applies the regression gate.
-pub fn run(before: &Path, after: &Path, format: Format, gate: &[String]) -> Outcome {
+pub fn run(before: &Path, after: &Path, format: Format, gates: &[Gate]) -> Outcome {
     let b = files::read_report(before)?;
     let a = files::read_report(after)?;
     let c = figeval::compare(&b, &a);
-    let names = c.scope_names();
-    let unknown: Vec<&str> = gate
+    let scopes = c.scope_list();
+    let unknown: Vec<&str> = gates
         .iter()
-        .map(|g| g.trim())
-        .filter(|g| !names.contains(g))
+        .filter(|g| !scopes.contains(&g.scope))
+        .map(|g| g.scope.name())
         .collect();
     if !unknown.is_empty() {
+        let known: Vec<&str> = scopes.iter().map(|s| s.name()).collect();
         return Err(Failure::Input(format!(
             "--fail-on-regression names {} that neither report has; known: {}",
             unknown.join(", "),
-            names.join(", ")
+            known.join(", ")
         )));
     }
     let (bl, al) = (before.display().to_string(), after.display().to_string());
@@ -42,11 +43,12 @@ pub fn run(before: &Path, after: &Path, format: Format, gate: &[String]) -> Outc
     for w in &c.warnings {
         eprintln!("figeval: WARNING: {w}");
     }
-    let tripped: Vec<String> = gate
+    let tripped: Vec<String> = gates
         .iter()
-        .filter_map(|g| c.scope(g.trim()))
-        .filter(|s| !s.regressions().is_empty())
-        .map(|s| format!("{} ({})", s.scope, s.regressions().join(", ")))
+        .filter_map(|g| {
+            let fell = g.tripped_by(&c);
+            (!fell.is_empty()).then(|| format!("{} ({})", g.scope, figeval::compare::names(&fell)))
+        })
         .collect();
     if tripped.is_empty() {
         Ok(ExitCode::SUCCESS)

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use figeval::CacheMode;
+use figeval::{CacheMode, Gate};
 
 /// mimalloc instead of the system allocator: scoring a capture makes and frees some fifty
 /// small allocations per line, and glibc's malloc spent a sixth of `figeval score` on them
@@ -80,9 +80,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Exit 1 when any metric of these groups (or `overall`) fell.
-        #[arg(long, value_delimiter = ',')]
-        fail_on_regression: Vec<String>,
+        /// Exit 1 when a metric of these scopes fell: `overall` or a group, each optionally
+        /// narrowed to one metric (`overall:page_hit_at_3`).
+        #[arg(long, value_delimiter = ',', value_name = "SCOPE[:METRIC]", value_parser = parse_gate)]
+        fail_on_regression: Vec<Gate>,
     },
 }
 
@@ -125,6 +126,10 @@ pub struct RunArgs {
 }
 
 fn parse_cache_mode(s: &str) -> Result<CacheMode, String> {
+    s.parse()
+}
+
+fn parse_gate(s: &str) -> Result<Gate, String> {
     s.parse()
 }
 

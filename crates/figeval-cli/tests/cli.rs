@@ -430,6 +430,46 @@ fn the_regression_gate_exits_1_only_when_a_named_group_fell() {
 }
 
 #[test]
+fn the_regression_gate_can_watch_one_metric_of_a_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = reports(dir.path(), [72, 85, 12], [72, 1, 12]);
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-regression",
+        "locate,content:page_hit_at_3",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("regression gate tripped: content (page_hit_at_3)\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-regression",
+        "prose:page_hit_at_3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-regression",
+        "overall:page_mrr",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("\"page_mrr\" is not a metric; known: page_hit_at_3"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn compare_refuses_a_file_that_is_not_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let junk = write(dir.path(), "junk.json", "{\"corpus_id\": \"c\"}");

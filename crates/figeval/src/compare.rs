@@ -5,12 +5,14 @@
 //! computed on (gained, lost). A group's items are taken from the *after* report's grouping.
 
 use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::str::FromStr;
 
 use serde::Serialize;
 
 use crate::dataset::Group;
-use crate::report::Report;
-use crate::score::{ItemRecord, Metric};
+use crate::report::{Report, Scope};
+use crate::score::{ItemRecord, Metric, PerMetric};
 use crate::summary::{round4, Summary};
 
 /// The reading guide printed with every comparison.
@@ -26,8 +28,8 @@ pub const READING_GUIDE: [&str; 4] = [
 /// One metric of one scope, before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricDelta {
-    /// The metric.
-    pub metric: &'static str,
+    /// The metric (serialized as its report key).
+    pub metric: Metric,
     /// The before rate.
     pub before: f64,
     /// The after rate.
@@ -62,16 +64,16 @@ pub struct MrrDelta {
 /// The comparison of one scope: `overall` or a group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScopeComparison {
-    /// `overall` or the group's name.
-    pub scope: String,
+    /// `overall` or a group (serialized as its name).
+    pub scope: Scope,
     /// Items scored before.
     pub n_before: u64,
     /// Items scored after.
     pub n_after: u64,
     /// Items present in both reports.
     pub paired: usize,
-    /// One row per metric, in [`Metric::ALL`] order.
-    pub metrics: Vec<MetricDelta>,
+    /// One row per metric; serialized as a list in [`Metric::ALL`] order.
+    pub metrics: PerMetric<MetricDelta>,
     /// `page_mrr`.
     pub page_mrr: MrrDelta,
     /// What the movement means, per the reading guide, when something moved.
@@ -79,10 +81,10 @@ pub struct ScopeComparison {
 }
 
 impl ScopeComparison {
-    /// The metrics whose after rate is below the before rate.
-    pub fn regressions(&self) -> Vec<&'static str> {
+    /// The metrics whose after rate is below the before rate, in [`Metric::ALL`] order.
+    pub fn regressions(&self) -> Vec<Metric> {
         self.metrics
-            .iter()
+            .values()
             .filter(|m| m.regressed)
             .map(|m| m.metric)
             .collect()
@@ -90,7 +92,55 @@ impl ScopeComparison {
 
     /// The row of `metric`.
     pub fn metric(&self, metric: Metric) -> &MetricDelta {
-        &self.metrics[Metric::ALL.iter().position(|&m| m == metric).unwrap_or(0)]
+        &self.metrics[metric]
+    }
+}
+
+/// What `--fail-on-regression` watches: a scope, and one metric of it or all of them.
+///
+/// Written `SCOPE` (any metric of the scope) or `SCOPE:METRIC`, e.g. `overall:page_hit_at_3`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gate {
+    /// The scope watched.
+    pub scope: Scope,
+    /// The metric watched; `None` watches every metric.
+    pub metric: Option<Metric>,
+}
+
+impl Gate {
+    /// The metrics of `comparison` this gate trips on: empty when it holds (or when the
+    /// comparison lacks the scope; see [`Comparison::scope`]).
+    pub fn tripped_by(&self, comparison: &Comparison) -> Vec<Metric> {
+        comparison.scope(self.scope).map_or_else(Vec::new, |s| {
+            s.regressions()
+                .into_iter()
+                .filter(|&m| self.metric.is_none_or(|g| g == m))
+                .collect()
+        })
+    }
+}
+
+impl fmt::Display for Gate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.metric {
+            Some(m) => write!(f, "{}:{m}", self.scope),
+            None => write!(f, "{}", self.scope),
+        }
+    }
+}
+
+impl FromStr for Gate {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (scope, metric) = match s.split_once(':') {
+            Some((scope, metric)) => (scope.trim(), Some(metric.trim().parse()?)),
+            None => (s, None),
+        };
+        Ok(Gate {
+            scope: scope.parse()?,
+            metric,
+        })
     }
 }
 
@@ -112,14 +162,14 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// The scope with this name (`overall` or a group name).
-    pub fn scope(&self, name: &str) -> Option<&ScopeComparison> {
-        self.scopes.iter().find(|s| s.scope == name)
+    /// The comparison of `scope`; `None` for a group neither report has items of.
+    pub fn scope(&self, scope: Scope) -> Option<&ScopeComparison> {
+        self.scopes.iter().find(|s| s.scope == scope)
     }
 
-    /// The names of the scopes, in order.
-    pub fn scope_names(&self) -> Vec<&str> {
-        self.scopes.iter().map(|s| s.scope.as_str()).collect()
+    /// The scopes compared, in order.
+    pub fn scope_list(&self) -> Vec<Scope> {
+        self.scopes.iter().map(|s| s.scope).collect()
     }
 }
 
@@ -205,31 +255,34 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         .collect();
     let empty = Summary::of([]);
     let mut scopes = vec![scope(
-        "overall",
+        Scope::Overall,
         &before.summary,
         &after.summary,
         pairs.iter().copied(),
     )];
     for g in groups {
         scopes.push(scope(
-            g.name(),
+            Scope::Group(g),
             before.by_group.get(&g).unwrap_or(&empty),
             after.by_group.get(&g).unwrap_or(&empty),
             pairs.iter().copied().filter(|(_, a)| a.group == g),
         ));
     }
-    let prose_verdict = scopes.iter().find(|s| s.scope == "prose").map(|s| {
-        let reg = s.regressions();
-        if reg.is_empty() {
-            "prose control held: no prose metric fell, so the change did not cost ordinary retrieval"
-                .to_string()
-        } else {
-            format!(
-                "prose control REGRESSED on {}: the change costs ordinary retrieval",
-                reg.join(", ")
-            )
-        }
-    });
+    let prose_verdict = scopes
+        .iter()
+        .find(|s| s.scope == Scope::Group(Group::Prose))
+        .map(|s| {
+            let reg = s.regressions();
+            if reg.is_empty() {
+                "prose control held: no prose metric fell, so the change did not cost ordinary retrieval"
+                    .to_string()
+            } else {
+                format!(
+                    "prose control REGRESSED on {}: the change costs ordinary retrieval",
+                    names(&reg)
+                )
+            }
+        });
     Comparison {
         warnings,
         scopes,
@@ -238,6 +291,12 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         prose_verdict,
         reading_guide: READING_GUIDE.to_vec(),
     }
+}
+
+/// Metric names joined with `, `.
+pub fn names(metrics: &[Metric]) -> String {
+    let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
+    names.join(", ")
 }
 
 fn settings_warnings(before: &Report, after: &Report) -> Vec<String> {
@@ -274,38 +333,35 @@ fn settings_warnings(before: &Report, after: &Report) -> Vec<String> {
 }
 
 fn scope<'a>(
-    name: &str,
+    name: Scope,
     before: &Summary,
     after: &Summary,
     pairs: impl Iterator<Item = (&'a ItemRecord, &'a ItemRecord)> + Clone,
 ) -> ScopeComparison {
-    let metrics: Vec<MetricDelta> = Metric::ALL
-        .into_iter()
-        .map(|m| {
-            let (mut gained, mut lost) = (Vec::new(), Vec::new());
-            for (b, a) in pairs.clone() {
-                match (b.hit(m), a.hit(m)) {
-                    (false, true) => gained.push(a.question.clone()),
-                    (true, false) => lost.push(a.question.clone()),
-                    _ => {}
-                }
+    let metrics = PerMetric::from_fn(|m| {
+        let (mut gained, mut lost) = (Vec::new(), Vec::new());
+        for (b, a) in pairs.clone() {
+            match (b.hit(m), a.hit(m)) {
+                (false, true) => gained.push(a.question.clone()),
+                (true, false) => lost.push(a.question.clone()),
+                _ => {}
             }
-            MetricDelta {
-                metric: m.name(),
-                before: before.rate(m),
-                after: after.rate(m),
-                delta: round4(after.rate(m) - before.rate(m)),
-                before_hits: before.hits(m),
-                after_hits: after.hits(m),
-                p_value: mcnemar_p(gained.len() as u64, lost.len() as u64),
-                gained,
-                lost,
-                regressed: after.rate(m) < before.rate(m),
-            }
-        })
-        .collect();
-    let page = &metrics[0];
-    let figure = &metrics[3];
+        }
+        MetricDelta {
+            metric: m,
+            before: before.rate(m),
+            after: after.rate(m),
+            delta: round4(after.rate(m) - before.rate(m)),
+            before_hits: before.hits(m),
+            after_hits: after.hits(m),
+            p_value: mcnemar_p(gained.len() as u64, lost.len() as u64),
+            gained,
+            lost,
+            regressed: after.rate(m) < before.rate(m),
+        }
+    });
+    let page = &metrics[Metric::PageHitAt3];
+    let figure = &metrics[Metric::FigureChunkAt3];
     let note = if page.delta > 0.0 && figure.delta == 0.0 {
         Some(
             "page_hit_at_3 rose while figure_chunk_at_3 is flat: the prose around the figure did the work"
@@ -319,7 +375,7 @@ fn scope<'a>(
         None
     };
     ScopeComparison {
-        scope: name.to_string(),
+        scope: name,
         n_before: before.n,
         n_after: after.n,
         paired: pairs.clone().count(),
@@ -414,14 +470,24 @@ mod tests {
             8,
         );
         let c = compare(&before, &after);
-        assert_eq!(c.scope_names(), ["overall", "locate", "prose"]);
-        let locate = c.scope("locate").unwrap().metric(Metric::PageHitAt3);
+        assert_eq!(
+            c.scope_list(),
+            [
+                Scope::Overall,
+                Scope::Group(Group::Locate),
+                Scope::Group(Group::Prose)
+            ]
+        );
+        let locate = c
+            .scope(Scope::Group(Group::Locate))
+            .unwrap()
+            .metric(Metric::PageHitAt3);
         assert_eq!(locate.gained, ["a", "b"]);
         assert!(locate.lost.is_empty());
         assert!((locate.p_value - 0.5).abs() < 1e-12);
-        let prose = c.scope("prose").unwrap();
+        let prose = c.scope(Scope::Group(Group::Prose)).unwrap();
         assert_eq!(prose.metric(Metric::PageHitAt3).lost, ["c"]);
-        assert!(prose.regressions().contains(&"page_hit_at_3"));
+        assert!(prose.regressions().contains(&Metric::PageHitAt3));
         assert!(c.prose_verdict.as_deref().unwrap().contains("REGRESSED"));
         assert_eq!(c.unpaired_before, ["gone"]);
         assert_eq!(c.unpaired_after, ["new"]);
@@ -442,9 +508,62 @@ mod tests {
         assert!(c.warnings.is_empty());
         for s in &c.scopes {
             assert!(s.regressions().is_empty());
-            assert!(s.metrics.iter().all(|m| m.delta == 0.0 && m.p_value == 1.0));
+            assert!(s
+                .metrics
+                .values()
+                .all(|m| m.delta == 0.0 && m.p_value == 1.0));
             assert_eq!(s.note, None);
         }
+    }
+
+    #[test]
+    fn a_gate_watches_one_scope_and_all_or_one_of_its_metrics() {
+        let before = report(vec![record("a", Group::Prose, true)], 5);
+        let after = report(vec![record("a", Group::Prose, false)], 5);
+        let c = compare(&before, &after);
+        let gate = |s: &str| s.parse::<Gate>().unwrap();
+        assert_eq!(
+            gate("prose").tripped_by(&c),
+            [
+                Metric::PageHitAt3,
+                Metric::PageHitAt5,
+                Metric::PrecisePageHitAt3
+            ]
+        );
+        assert_eq!(
+            gate(" overall : page_hit_at_5 ").tripped_by(&c),
+            [Metric::PageHitAt5]
+        );
+        assert!(gate("overall:figure_chunk_at_3").tripped_by(&c).is_empty());
+        assert!(gate("locate").tripped_by(&c).is_empty(), "no locate items");
+        assert_eq!(
+            gate("prose:page_hit_at_3").to_string(),
+            "prose:page_hit_at_3"
+        );
+        let e = "overall:page_hit_at_4".parse::<Gate>().unwrap_err();
+        assert!(e.contains("is not a metric"), "{e}");
+        let e = "figures".parse::<Gate>().unwrap_err();
+        assert!(e.contains("neither overall nor a group"), "{e}");
+    }
+
+    #[test]
+    fn the_json_of_a_comparison_names_scopes_and_metrics_as_reports_do() {
+        let r = report(vec![record("a", Group::Locate, true)], 5);
+        let v = serde_json::to_value(compare(&r, &r)).unwrap();
+        let scopes: Vec<&str> = v["scopes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["scope"].as_str().unwrap())
+            .collect();
+        assert_eq!(scopes, ["overall", "locate"]);
+        let metrics: Vec<&str> = v["scopes"][0]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["metric"].as_str().unwrap())
+            .collect();
+        assert_eq!(metrics, Metric::ALL.map(Metric::name));
     }
 
     #[test]

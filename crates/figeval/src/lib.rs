@@ -56,13 +56,13 @@ pub use caption::{find_captions, Caption, Label, LabelKind};
 pub use capture::{
     CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing, Scored,
 };
-pub use compare::{compare, Comparison};
+pub use compare::{compare, Comparison, Gate};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
-pub use report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
+pub use report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo, Scope};
 pub use request::{check_top_k, SearchRequest, MIN_TOP_K};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
-pub use score::{score_item, ItemRecord, Metric, ScoreConfig, TopRow};
+pub use score::{score_item, ItemRecord, Metric, PerMetric, ScoreConfig, TopRow};
 pub use summary::{round4, Summary};
 
 /// The version of this crate, recorded in every report's `run` object.

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compare::{Comparison, ScopeComparison};
-use crate::report::Report;
+use crate::report::{Report, Scope};
 use crate::score::Metric;
 use crate::summary::Summary;
 
@@ -55,7 +55,7 @@ pub fn report_text(report: &Report, label: &str) -> String {
     for (g, s) in report.groups() {
         row(g.name(), s);
     }
-    row("overall", &report.summary);
+    row(Scope::Overall.name(), &report.summary);
     if !report.unscored.is_empty() {
         let _ = writeln!(out, "  unscored (no response): {}", report.unscored.len());
     }
@@ -80,11 +80,11 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
             "  {:<22} {:>7} {:>7} {:>8} {:>6} {:>5} {:>9}",
             "metric", "before", "after", "delta", "gained", "lost", "p"
         );
-        for m in &s.metrics {
+        for m in s.metrics.values() {
             let _ = writeln!(
                 out,
                 "  {:<22} {:>7.4} {:>7.4} {:>8} {:>6} {:>5} {:>9}{}",
-                m.metric,
+                m.metric.name(),
                 m.before,
                 m.after,
                 signed(m.delta),
@@ -106,7 +106,7 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
             let _ = writeln!(out, "  note: {note}");
         }
     }
-    if let Some(overall) = c.scope("overall") {
+    if let Some(overall) = c.scope(Scope::Overall) {
         write_movers_text(&mut out, overall);
     }
     write_unpaired(&mut out, c, |q| format!("{q:?}"));
@@ -121,7 +121,7 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
 }
 
 fn write_movers_text(out: &mut String, s: &ScopeComparison) {
-    for m in &s.metrics {
+    for m in s.metrics.values() {
         for (what, qs) in [("gained", &m.gained), ("lost", &m.lost)] {
             if qs.is_empty() {
                 continue;
@@ -202,11 +202,12 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
             "| metric | before | after | delta | gained | lost | p |"
         );
         let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
-        for m in &s.metrics {
-            let name = if m.metric == Metric::PageHitAt3.name() {
-                format!("**{}**", m.metric.replace('_', "\\_"))
+        for m in s.metrics.values() {
+            let name = m.metric.name().replace('_', "\\_");
+            let name = if m.metric == Metric::PageHitAt3 {
+                format!("**{name}**")
             } else {
-                m.metric.replace('_', "\\_")
+                name
             };
             let _ = writeln!(
                 out,
@@ -234,8 +235,8 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
         }
         out.push('\n');
     }
-    if let Some(overall) = c.scope("overall") {
-        for m in &overall.metrics {
+    if let Some(overall) = c.scope(Scope::Overall) {
+        for m in overall.metrics.values() {
             for (what, qs) in [("gained", &m.gained), ("lost", &m.lost)] {
                 if qs.is_empty() {
                     continue;

@@ -4,10 +4,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::dataset::{strip_position, Group};
-use crate::score::ItemRecord;
+use crate::score::{ItemRecord, ScoreConfig};
 use crate::summary::Summary;
 
 /// The search's cache mode (contract §2.1).
@@ -50,6 +50,56 @@ impl FromStr for CacheMode {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| format!("cache mode must be one of default, bypass, refresh, not {s:?}"))
+    }
+}
+
+/// What a summary is of: every scored item, or one group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// Every scored item.
+    Overall,
+    /// The items of one group.
+    Group(Group),
+}
+
+impl Scope {
+    /// The name used in reports, comparisons and on the command line: `overall` or the group's.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Overall => "overall",
+            Scope::Group(g) => g.name(),
+        }
+    }
+
+    /// `overall`, then every group in report order.
+    pub fn all() -> impl Iterator<Item = Scope> {
+        std::iter::once(Scope::Overall).chain(Group::ALL.into_iter().map(Scope::Group))
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Scope::all().find(|sc| sc.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Scope::all().map(Scope::name).collect();
+            format!(
+                "{s:?} is neither overall nor a group; known: {}",
+                names.join(", ")
+            )
+        })
+    }
+}
+
+/// A scope serializes as its name.
+impl Serialize for Scope {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
@@ -183,6 +233,21 @@ impl Report {
     pub fn groups(&self) -> impl Iterator<Item = (Group, &Summary)> {
         self.by_group.iter().map(|(g, s)| (*g, s))
     }
+
+    /// The summary of a scope; `None` for a group the report has no items of.
+    pub fn summary_of(&self, scope: Scope) -> Option<&Summary> {
+        match scope {
+            Scope::Overall => Some(&self.summary),
+            Scope::Group(g) => self.by_group.get(&g),
+        }
+    }
+
+    /// The scoring settings the report states it was scored with.
+    pub fn score_config(&self) -> ScoreConfig {
+        ScoreConfig {
+            max_precise_span_pages: self.max_precise_span_pages,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -190,7 +255,7 @@ mod tests {
     use super::*;
     use crate::dataset::Dataset;
     use crate::response::Match;
-    use crate::score::{score_item, ScoreConfig};
+    use crate::score::score_item;
 
     fn sample() -> Report {
         let d = Dataset::parse(
@@ -257,6 +322,18 @@ mod tests {
     fn a_broken_report_names_line_and_column() {
         let e = Report::parse("{\n \"corpus_id\": 3}").unwrap_err();
         assert!(e.starts_with("line 2, column "), "{e}");
+    }
+
+    #[test]
+    fn scopes_are_overall_or_a_group_by_name() {
+        assert_eq!("overall".parse::<Scope>(), Ok(Scope::Overall));
+        assert_eq!("prose".parse::<Scope>(), Ok(Scope::Group(Group::Prose)));
+        let e = "figures".parse::<Scope>().unwrap_err();
+        assert!(e.contains("known: overall, content, locate, prose"), "{e}");
+        assert_eq!(
+            serde_json::to_string(&Scope::Group(Group::Locate)).unwrap(),
+            "\"locate\""
+        );
     }
 
     #[test]

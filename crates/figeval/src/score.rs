@@ -1,8 +1,10 @@
 //! Scoring one item against the matches a deployment returned (contract §4).
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
+use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dataset::{Group, Item, Kind};
 use crate::describe;
@@ -69,11 +71,113 @@ impl fmt::Display for Metric {
     }
 }
 
+impl FromStr for Metric {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Metric::from_name(s).ok_or_else(|| {
+            let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+            format!("{s:?} is not a metric; known: {}", names.join(", "))
+        })
+    }
+}
+
+/// A metric serializes as its report key.
+impl Serialize for Metric {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Metric {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// One value per metric, indexed by [`Metric`].
+///
+/// The table has a cell for every metric by construction (one field each, matched
+/// exhaustively), so indexing cannot fail, and adding a metric is a compile error here until
+/// its cell exists. It iterates, and serializes as a sequence, in [`Metric::ALL`] order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PerMetric<T> {
+    page_hit_at_3: T,
+    page_hit_at_5: T,
+    precise_page_hit_at_3: T,
+    figure_chunk_at_3: T,
+}
+
+impl<T> PerMetric<T> {
+    /// The table whose cell for `m` is `f(m)`; `f` is called in [`Metric::ALL`] order.
+    pub fn from_fn(mut f: impl FnMut(Metric) -> T) -> PerMetric<T> {
+        PerMetric {
+            page_hit_at_3: f(Metric::PageHitAt3),
+            page_hit_at_5: f(Metric::PageHitAt5),
+            precise_page_hit_at_3: f(Metric::PrecisePageHitAt3),
+            figure_chunk_at_3: f(Metric::FigureChunkAt3),
+        }
+    }
+
+    /// Every metric with its cell, in [`Metric::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Metric, &T)> + '_ {
+        Metric::ALL.into_iter().map(move |m| (m, &self[m]))
+    }
+
+    /// The cells, in [`Metric::ALL`] order.
+    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
+        Metric::ALL.into_iter().map(move |m| &self[m])
+    }
+
+    /// A table of `f(metric, cell)`.
+    pub fn map<U>(&self, mut f: impl FnMut(Metric, &T) -> U) -> PerMetric<U> {
+        PerMetric::from_fn(|m| f(m, &self[m]))
+    }
+}
+
+impl<T> Index<Metric> for PerMetric<T> {
+    type Output = T;
+    fn index(&self, m: Metric) -> &T {
+        match m {
+            Metric::PageHitAt3 => &self.page_hit_at_3,
+            Metric::PageHitAt5 => &self.page_hit_at_5,
+            Metric::PrecisePageHitAt3 => &self.precise_page_hit_at_3,
+            Metric::FigureChunkAt3 => &self.figure_chunk_at_3,
+        }
+    }
+}
+
+impl<T> IndexMut<Metric> for PerMetric<T> {
+    fn index_mut(&mut self, m: Metric) -> &mut T {
+        match m {
+            Metric::PageHitAt3 => &mut self.page_hit_at_3,
+            Metric::PageHitAt5 => &mut self.page_hit_at_5,
+            Metric::PrecisePageHitAt3 => &mut self.precise_page_hit_at_3,
+            Metric::FigureChunkAt3 => &mut self.figure_chunk_at_3,
+        }
+    }
+}
+
+/// A table serializes as the sequence of its cells in [`Metric::ALL`] order.
+impl<T: Serialize> Serialize for PerMetric<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.values())
+    }
+}
+
 /// Scoring settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScoreConfig {
     /// The widest span, in pages, that still counts as a precise hit.
     pub max_precise_span_pages: u32,
+}
+
+impl ScoreConfig {
+    /// Whether a match spanning `span_pages` pages is narrow enough for a precise hit
+    /// (the limit is inclusive).
+    pub fn is_precise(self, span_pages: u32) -> bool {
+        span_pages <= self.max_precise_span_pages
+    }
 }
 
 impl Default for ScoreConfig {
@@ -197,8 +301,7 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         page_hit_at_3: hit_within(3, &|_| true),
         page_hit_at_5: hit_within(5, &|_| true),
         precise_page_hit_at_3: hit_within(3, &|m| {
-            m.pages
-                .is_some_and(|s| s.span_pages() <= config.max_precise_span_pages)
+            m.pages.is_some_and(|s| config.is_precise(s.span_pages()))
         }),
         figure_chunk_at_3: hit_within(3, &Match::is_figure),
         first_hit_rank,
@@ -408,7 +511,30 @@ mod tests {
     fn metric_names_round_trip() {
         for m in Metric::ALL {
             assert_eq!(Metric::from_name(m.name()), Some(m));
+            assert_eq!(m.name().parse::<Metric>(), Ok(m));
             assert_eq!(m.hits_name(), format!("{}_hits", m.name()));
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(json, format!("\"{}\"", m.name()));
+            assert_eq!(serde_json::from_str::<Metric>(&json).unwrap(), m);
         }
+        let e = "page_hit_at_4".parse::<Metric>().unwrap_err();
+        assert!(e.contains("known: page_hit_at_3, page_hit_at_5"), "{e}");
+    }
+
+    #[test]
+    fn a_per_metric_table_holds_one_cell_per_metric_in_report_order() {
+        let mut t = PerMetric::from_fn(|m| m.name().len());
+        assert_eq!(t.iter().map(|(m, _)| m).collect::<Vec<_>>(), Metric::ALL);
+        for m in Metric::ALL {
+            assert_eq!(t[m], m.name().len());
+            t[m] += 1;
+        }
+        for m in Metric::ALL {
+            assert_eq!(t[m], m.name().len() + 1, "{m} has a cell of its own");
+        }
+        assert_eq!(
+            serde_json::to_value(t.map(|m, _| m)).unwrap(),
+            serde_json::json!(Metric::ALL.map(Metric::name))
+        );
     }
 }

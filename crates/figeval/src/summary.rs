@@ -5,7 +5,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::score::{ItemRecord, Metric};
+use crate::score::{ItemRecord, Metric, PerMetric};
 
 /// Rounds to 4 decimal places exactly as Python's `round(x, 4)` rounds a double.
 ///
@@ -25,10 +25,10 @@ pub fn round4(x: f64) -> f64 {
 pub struct Summary {
     /// How many items were scored.
     pub n: u64,
-    /// Hits per metric, indexed like [`Metric::ALL`].
-    hits: [u64; 4],
-    /// Rates per metric (hits / n rounded), indexed like [`Metric::ALL`].
-    rates: [f64; 4],
+    /// Hits per metric.
+    hits: PerMetric<u64>,
+    /// Rates per metric (hits / n rounded).
+    rates: PerMetric<f64>,
     /// Mean reciprocal rank of the first hit, rounded.
     pub page_mrr: f64,
 }
@@ -37,32 +37,32 @@ impl Summary {
     /// Summarizes the records, in dataset order.
     pub fn of<'a>(records: impl IntoIterator<Item = &'a ItemRecord>) -> Summary {
         let mut n = 0u64;
-        let mut hits = [0u64; 4];
+        let mut hits = PerMetric::<u64>::default();
         let mut rr_sum = 0.0f64;
         for r in records {
             n += 1;
-            for (i, m) in Metric::ALL.into_iter().enumerate() {
-                hits[i] += u64::from(r.hit(m));
+            for m in Metric::ALL {
+                hits[m] += u64::from(r.hit(m));
             }
             rr_sum += r.reciprocal_rank();
         }
         let rate = |x: f64| if n == 0 { 0.0 } else { round4(x / n as f64) };
         Summary {
             n,
+            rates: hits.map(|_, &h| rate(h as f64)),
             hits,
-            rates: hits.map(|h| rate(h as f64)),
             page_mrr: rate(rr_sum),
         }
     }
 
     /// The rate of `metric`.
     pub fn rate(&self, metric: Metric) -> f64 {
-        self.rates[index(metric)]
+        self.rates[metric]
     }
 
     /// The hit count of `metric`.
     pub fn hits(&self, metric: Metric) -> u64 {
-        self.hits[index(metric)]
+        self.hits[metric]
     }
 
     /// Writes the summary's keys into a JSON map (used by reports to put them at top level).
@@ -90,11 +90,11 @@ impl Summary {
                 .filter(|r| (0.0..=1.0).contains(r))
                 .ok_or_else(|| format!("`{key}` is missing or not a rate in 0..=1"))
         };
-        let mut hits = [0; 4];
-        let mut rates = [0.0; 4];
-        for (i, m) in Metric::ALL.into_iter().enumerate() {
-            hits[i] = count(m.hits_name())?;
-            rates[i] = rate(m.name())?;
+        let mut hits = PerMetric::default();
+        let mut rates = PerMetric::default();
+        for m in Metric::ALL {
+            hits[m] = count(m.hits_name())?;
+            rates[m] = rate(m.name())?;
         }
         Ok(Summary {
             n: count("n")?,
@@ -103,13 +103,6 @@ impl Summary {
             page_mrr: rate("page_mrr")?,
         })
     }
-}
-
-fn index(metric: Metric) -> usize {
-    Metric::ALL
-        .iter()
-        .position(|&m| m == metric)
-        .expect("every metric is in Metric::ALL")
 }
 
 impl Serialize for Summary {

@@ -1,6 +1,7 @@
 //! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it.
 
 use figeval::compare::{Comparison, ScopeComparison};
+use figeval::{Group, Metric, Scope};
 use yew::prelude::*;
 
 use crate::components::file_drop::FileDrop;
@@ -62,7 +63,7 @@ fn slot_card(
             <p data-testid={format!("compare-{id}-name")}>
                 <strong>{ o.name.to_string() }</strong>
                 { format!(" — corpus {}, n {}, page_hit_at_3 {}", o.report.corpus_id, o.report.summary.n,
-                    format::rate(o.report.summary.rate(figeval::Metric::PageHitAt3))) }
+                    format::rate(o.report.summary.rate(Metric::PageHitAt3))) }
             </p>
         },
         None => html! { <p class="muted">{ "No report yet." }</p> },
@@ -99,7 +100,7 @@ fn question_list(what: &str, qs: &[String], class: &str) -> Html {
 }
 
 fn scope_card(s: &ScopeComparison) -> Html {
-    let rows = s.metrics.iter().map(|m| {
+    let rows = s.metrics.values().map(|m| {
         let dir = if m.delta > 0.0 {
             "up"
         } else if m.delta < 0.0 {
@@ -108,8 +109,8 @@ fn scope_card(s: &ScopeComparison) -> Html {
             "flat"
         };
         html! {
-            <tr data-metric={m.metric} class={classes!(m.regressed.then_some("regressed"), (m.metric == "page_hit_at_3").then_some("headline"))}>
-                <th scope="row"><code>{ m.metric }</code></th>
+            <tr data-metric={m.metric.name()} class={classes!(m.regressed.then_some("regressed"), (m.metric == Metric::PageHitAt3).then_some("headline"))}>
+                <th scope="row"><code>{ m.metric.name() }</code></th>
                 <td class="num">{ format::rate(m.before) }{ " " }<span class="hits">{ format!("({})", m.before_hits) }</span></td>
                 <td class="num">{ format::rate(m.after) }{ " " }<span class="hits">{ format!("({})", m.after_hits) }</span></td>
                 <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }
@@ -120,10 +121,10 @@ fn scope_card(s: &ScopeComparison) -> Html {
             </tr>
         }
     });
-    let headline = &s.metrics[0];
+    let headline = s.metric(Metric::PageHitAt3);
     html! {
-        <section class="card scope" data-testid="compare-scope" data-scope={s.scope.clone()}>
-            <h3>{ s.scope.clone() }<span class="muted small">
+        <section class="card scope" data-testid="compare-scope" data-scope={s.scope.name()}>
+            <h3>{ s.scope.name() }<span class="muted small">
                 { format!("  n {} → {}, {} paired", s.n_before, s.n_after, s.paired) }</span></h3>
             <div class="table-wrap">
                 <table class="compare-table">
@@ -147,7 +148,7 @@ fn scope_card(s: &ScopeComparison) -> Html {
             if let Some(note) = &s.note { <p class="note">{ note.clone() }</p> }
             { question_list("page_hit_at_3 gained", &headline.gained, "gained") }
             { question_list("page_hit_at_3 lost", &headline.lost, "lost") }
-            { for s.metrics.iter().skip(1).map(|m| html! {
+            { for s.metrics.values().filter(|m| m.metric != Metric::PageHitAt3).map(|m| html! {
                 <>
                     { question_list(&format!("{} gained", m.metric), &m.gained, "gained") }
                     { question_list(&format!("{} lost", m.metric), &m.lost, "lost") }
@@ -158,7 +159,9 @@ fn scope_card(s: &ScopeComparison) -> Html {
 }
 
 fn comparison(c: &Comparison) -> Html {
-    let prose_held = c.scope("prose").map(|s| s.regressions().is_empty());
+    let prose_held = c
+        .scope(Scope::Group(Group::Prose))
+        .map(|s| s.regressions().is_empty());
     html! {
         <div class="comparison" data-testid="comparison">
             if !c.warnings.is_empty() {

@@ -5,20 +5,11 @@
 //! the rate* (`0.5833 (7/12)`); the rate is also the cell's `.rate` child and its `data-rate`,
 //! with `data-hits` and `data-n` beside it.
 
-use figeval::{Metric, Report, Summary};
+use figeval::{Metric, Report, Scope, Summary};
 use yew::prelude::*;
 
 use crate::format;
 use crate::shared::Shared;
-
-/// The metrics in table order: the headline first, its honest version, the figure proof, then
-/// the wider window.
-pub const TABLE_METRICS: [Metric; 4] = [
-    Metric::PageHitAt3,
-    Metric::PrecisePageHitAt3,
-    Metric::FigureChunkAt3,
-    Metric::PageHitAt5,
-];
 
 /// What each metric asks, for headers and the legend.
 pub fn metric_question(m: Metric) -> &'static str {
@@ -76,10 +67,10 @@ fn metric_cell(s: &Summary, m: Metric) -> Html {
 
 fn row(name: &str, s: &Summary) -> Html {
     html! {
-        <tr data-group={name.to_string()} class={classes!((name == "overall").then_some("overall"))}>
+        <tr data-group={name.to_string()} class={classes!((name == Scope::Overall.name()).then_some("overall"))}>
             <th scope="row">{ name.to_string() }</th>
             <td data-metric="n" class="num">{ s.n }</td>
-            { for TABLE_METRICS.iter().map(|&m| metric_cell(s, m)) }
+            { for Metric::ALL.into_iter().map(|m| metric_cell(s, m)) }
             <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)} class="num">
                 <span class="rate">{ format::rate(s.page_mrr) }</span>
             </td>
@@ -98,7 +89,7 @@ pub fn group_table(props: &GroupTableProps) -> Html {
                     <tr>
                         <th scope="col">{ "group" }</th>
                         <th scope="col" class="num">{ "n" }</th>
-                        { for TABLE_METRICS.iter().map(|&m| html! {
+                        { for Metric::ALL.into_iter().map(|m| html! {
                             <th scope="col" title={metric_question(m)}
                                 class={classes!((m == Metric::PageHitAt3).then_some("headline"))}>
                                 { metric_label(m) }<br /><code>{ m.name() }</code>
@@ -110,7 +101,7 @@ pub fn group_table(props: &GroupTableProps) -> Html {
                 </thead>
                 <tbody>
                     { for r.groups().map(|(g, s)| row(g.name(), s)) }
-                    { row("overall", &r.summary) }
+                    { row(Scope::Overall.name(), &r.summary) }
                 </tbody>
             </table>
         </div>

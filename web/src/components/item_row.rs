@@ -11,12 +11,15 @@ use crate::components::ranked_window::RankedWindow;
 use crate::format;
 use crate::shared::Shared;
 
-const PIPS: [(Metric, &str); 4] = [
-    (Metric::PageHitAt3, "@3"),
-    (Metric::PrecisePageHitAt3, "precise"),
-    (Metric::FigureChunkAt3, "figure"),
-    (Metric::PageHitAt5, "@5"),
-];
+/// The short label of a metric's pip.
+fn pip_label(m: Metric) -> &'static str {
+    match m {
+        Metric::PageHitAt3 => "@3",
+        Metric::PageHitAt5 => "@5",
+        Metric::PrecisePageHitAt3 => "precise",
+        Metric::FigureChunkAt3 => "figure",
+    }
+}
 
 /// The row of `report.per_item[index]`, keyed by its question; `toggle` opens or closes it.
 pub fn item_row(
@@ -49,8 +52,8 @@ pub fn item_row(
                     </span>
                 </span>
                 <span class="pips">
-                    { for PIPS.iter().map(|(m, label)| {
-                        let h = rec.hit(*m);
+                    { for Metric::ALL.into_iter().map(|m| {
+                        let (h, label) = (rec.hit(m), pip_label(m));
                         html! {
                             <span class={classes!("pip", if h { "hit" } else { "miss" })} title={m.name()}
                                   data-metric={m.name()} data-hit={h.to_string()}>

@@ -1,7 +1,7 @@
 //! An item's ranked window: the top-5 matches as the report recorded them, and the figure
 //! summaries of the top 3.
 
-use figeval::Report;
+use figeval::{Report, ScoreConfig};
 use yew::prelude::*;
 
 use crate::format::{self, Chip};
@@ -35,8 +35,9 @@ fn chips(start: u32, end: u32, expected: &[u32]) -> Html {
         .collect()
 }
 
-fn span_bar(span: u32, max_precise: u32) -> Html {
-    let wide = span > max_precise;
+fn span_bar(span: u32, config: ScoreConfig) -> Html {
+    let wide = !config.is_precise(span);
+    let max_precise = config.max_precise_span_pages;
     let w = f64::from(span.min(SPAN_BAR_FULL)) / f64::from(SPAN_BAR_FULL) * 100.0;
     html! {
         <span class={classes!("span", wide.then_some("wide"))}>
@@ -55,7 +56,7 @@ fn span_bar(span: u32, max_precise: u32) -> Html {
 pub fn ranked_window(props: &RankedWindowProps) -> Html {
     let report = &props.report;
     let rec = &report.per_item[props.index];
-    let max_precise = report.max_precise_span_pages;
+    let config = report.score_config();
     let rows = rec.top.iter().map(|row| {
         let pages = match (row.page_start, row.page_end) {
             (Some(s), Some(e)) => chips(s, e, &rec.expected_pages),
@@ -63,7 +64,7 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
         };
         let span = row
             .span_pages
-            .map_or_else(|| html! { <span class="muted">{ "—" }</span> }, |s| span_bar(s, max_precise));
+            .map_or_else(|| html! { <span class="muted">{ "—" }</span> }, |s| span_bar(s, config));
         let kind = match row.chunk_kind.as_deref() {
             Some("figure") => html! { <span class="badge figure">{ "figure" }</span> },
             Some(k) => html! { <span class="badge neutral">{ k.to_string() }</span> },

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::components::bar_chart::BarChart;
-use crate::components::group_table::{metric_label, metric_question, GroupTable, TABLE_METRICS};
+use crate::components::group_table::{metric_label, metric_question, GroupTable};
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
@@ -90,7 +90,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                         <div class="headline-hits">{ format!("{} of {} questions had a top-3 match on an expected page", s.hits(headline), s.n) }</div>
                     </div>
                     <div class="side-metrics">
-                        { for TABLE_METRICS.iter().skip(1).map(|&m| html! {
+                        { for Metric::ALL.into_iter().filter(|&m| m != headline).map(|m| html! {
                             <div class="side-metric" title={metric_question(m)}>
                                 <span class="side-label">{ metric_label(m) }</span>
                                 <span class="side-value">{ format::rate(s.rate(m)) }</span>
