@@ -1,6 +1,13 @@
 //! `cargo xtask demo`: the main job on a local default. `refsearch` over the Octave manual,
 //! the Octave eval with figures off and on, both summaries, the comparison, and the browser
 //! app serving the figures-on report.
+//!
+//! Flags (for a second demo beside the first, or a test): `--listen ADDR` where the figures-on
+//! `refsearch` listens (default `127.0.0.1:58012`; `127.0.0.1:0` picks a free port),
+//! `--web-port PORT` where the app is served (default 8080, or the next free port above it; 0
+//! picks a free one), `--out DIR` for reports and captures (default `out/demo`), `--bins DIR`
+//! to use the `figeval` and `refsearch` already built in DIR instead of building release ones,
+//! `--no-serve` to stop after the comparison.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -15,10 +22,69 @@ use crate::sh::{self, cmd, exec, Guard};
 const DATASET: &str = "data/eval_datasets/octave-manual-figures.json";
 const NOTES: &str = "data/corpora/octave-manual/figure-notes.json";
 
-/// Starts the release `refsearch` and waits for its "listening on" line; returns the guard
-/// and the base URL it printed.
-fn start_refsearch(figures: &str, listen: &str) -> Result<(Guard, String), String> {
-    let bin = sh::target_dir().join("release/refsearch");
+/// What the demo was asked to do.
+#[derive(Debug, PartialEq)]
+struct Options {
+    /// Serve the browser app at the end.
+    serve: bool,
+    /// Where the figures-on `refsearch` listens.
+    listen: String,
+    /// Where the app is served (the next free port above it when taken; 0 for any).
+    web_port: u16,
+    /// Reports and captures.
+    out: PathBuf,
+    /// `figeval` and `refsearch` already built here; `None` builds release ones.
+    bins: Option<PathBuf>,
+}
+
+const USAGE: &str = "usage: cargo xtask demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]";
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut o = Options {
+            serve: true,
+            listen: "127.0.0.1:58012".into(),
+            web_port: 8080,
+            out: sh::root().join("out/demo"),
+            bins: None,
+        };
+        let mut args = args.iter();
+        while let Some(flag) = args.next() {
+            let mut value = || {
+                args.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+            };
+            match flag.as_str() {
+                "--no-serve" => o.serve = false,
+                "--listen" => o.listen = value()?,
+                "--web-port" => {
+                    let v = value()?;
+                    o.web_port = v
+                        .parse()
+                        .map_err(|_| format!("--web-port {v}: not a port number\n{USAGE}"))?;
+                }
+                "--out" => o.out = sh::root().join(value()?),
+                "--bins" => o.bins = Some(sh::root().join(value()?)),
+                _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
+            }
+        }
+        Ok(o)
+    }
+
+    /// The path of one of the binaries the demo runs.
+    fn bin(&self, name: &str) -> PathBuf {
+        match &self.bins {
+            Some(dir) => dir.join(name),
+            None => sh::target_dir().join("release").join(name),
+        }
+    }
+}
+
+/// Starts `refsearch` and waits for its "listening on" line; returns the guard and the base
+/// URL it printed.
+fn start_refsearch(o: &Options, figures: &str, listen: &str) -> Result<(Guard, String), String> {
+    let bin = o.bin("refsearch");
     // The same command both times but for `--figures`: with figures off refsearch checks the
     // notes and builds no figure chunk.
     let args = [
@@ -34,10 +100,7 @@ fn start_refsearch(figures: &str, listen: &str) -> Result<(Guard, String), Strin
         listen,
     ];
     let mut c = cmd(bin.to_str().expect("a UTF-8 path"), &args);
-    let mut child = c
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let mut child = sh::spawn(c.stderr(Stdio::piped()))?;
     let stderr = child.stderr.take().expect("stderr is piped");
     let guard = Guard(child);
     let mut lines = BufReader::new(stderr).lines();
@@ -55,11 +118,10 @@ fn start_refsearch(figures: &str, listen: &str) -> Result<(Guard, String), Strin
     Ok((guard, url))
 }
 
-fn figeval_run(base_url: &str, name: &str) -> Result<PathBuf, String> {
-    let out_dir = sh::root().join("out/demo");
-    let report = out_dir.join(format!("{name}.json"));
-    let capture = out_dir.join(format!("{name}.capture.jsonl"));
-    let bin = sh::target_dir().join("release/figeval");
+fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, String> {
+    let report = o.out.join(format!("{name}.json"));
+    let capture = o.out.join(format!("{name}.capture.jsonl"));
+    let bin = o.bin("figeval");
     let mut c = cmd(
         bin.to_str().expect("a UTF-8 path"),
         &[
@@ -84,20 +146,22 @@ fn read_report(path: &Path) -> Result<Report, String> {
     Report::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Runs the demo; `--no-serve` stops after the comparison.
+/// Runs the demo (flags: see the module's documentation).
 pub fn run(args: &[String]) -> Result<(), String> {
-    let serve_app = !args.iter().any(|a| a == "--no-serve");
+    let o = Options::parse(args)?;
     setup::for_search()?;
-    exec(cmd(
-        "cargo",
-        &["build", "--release", "-p", "figeval-cli", "-p", "refsearch"],
-    ))?;
+    if o.bins.is_none() {
+        exec(cmd(
+            "cargo",
+            &["build", "--release", "-p", "figeval-cli", "-p", "refsearch"],
+        ))?;
+    }
     let off = {
-        let (_server, url) = start_refsearch("off", "127.0.0.1:0")?;
-        figeval_run(&url, "octave-figures-off")?
+        let (_server, url) = start_refsearch(&o, "off", "127.0.0.1:0")?;
+        figeval_run(&o, &url, "octave-figures-off")?
     };
-    let (server, on_url) = start_refsearch("on", "127.0.0.1:58012")?;
-    let on = figeval_run(&on_url, "octave-figures-on")?;
+    let (server, on_url) = start_refsearch(&o, "on", &o.listen)?;
+    let on = figeval_run(&o, &on_url, "octave-figures-on")?;
     let (before, after) = (read_report(&off)?, read_report(&on)?);
     println!();
     print!("{}", render::report_text(&before, "figures off"));
@@ -114,12 +178,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         )
     );
     println!("\nreports: {} and {}", off.display(), on.display());
-    if !serve_app {
+    if !o.serve {
         return Ok(());
     }
     setup::web_tools()?;
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
-    let listener = serve::bind(8080)?;
+    let listener = serve::bind(o.web_port)?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let url = match share::fragment(&after) {
         Ok(fragment) => format!("http://127.0.0.1:{port}/#{fragment}"),
@@ -134,4 +198,53 @@ pub fn run(args: &[String]) -> Result<(), String> {
     serve::serve(listener, sh::root().join("dist"));
     drop(server);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Options::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_demo_defaults_to_the_fixed_local_ports() {
+        let o = parse(&[]).unwrap();
+        assert!(o.serve);
+        assert_eq!((o.listen.as_str(), o.web_port), ("127.0.0.1:58012", 8080));
+        assert_eq!(o.out, sh::root().join("out/demo"));
+        assert_eq!(
+            o.bin("refsearch"),
+            sh::target_dir().join("release/refsearch")
+        );
+    }
+
+    #[test]
+    fn the_demo_takes_its_ports_folders_and_binaries_from_flags() {
+        let o = parse(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--web-port",
+            "0",
+            "--out",
+            "/tmp/x",
+            "--bins",
+            "/b",
+            "--no-serve",
+        ])
+        .unwrap();
+        assert!(!o.serve);
+        assert_eq!((o.listen.as_str(), o.web_port), ("127.0.0.1:0", 0));
+        assert_eq!(o.out, PathBuf::from("/tmp/x"));
+        assert_eq!(o.bin("figeval"), PathBuf::from("/b/figeval"));
+    }
+
+    #[test]
+    fn an_unknown_flag_or_a_missing_value_is_refused_with_the_usage() {
+        for args in [&["--port", "1"][..], &["--listen"], &["--web-port", "x"]] {
+            let err = parse(args).unwrap_err();
+            assert!(err.ends_with(USAGE), "{args:?}: {err}");
+        }
+    }
 }

@@ -9,6 +9,8 @@
 //! - `cargo xtask setup`: only the installation step.
 //! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
 //!   (contract §11), which `test` runs first.
+//!
+//! SIGINT (Ctrl-C) or SIGTERM stops every child the task started before it exits.
 
 use std::process::ExitCode;
 
@@ -20,6 +22,11 @@ mod sh;
 mod test;
 
 fn main() -> ExitCode {
+    // Ctrl-C or SIGTERM stops every child (refsearch, builds, runs) before the task exits.
+    if let Err(e) = sh::stop_children_on_signals() {
+        eprintln!("xtask: {e}");
+        return ExitCode::FAILURE;
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::all(),
@@ -27,7 +34,9 @@ fn main() -> ExitCode {
         Some("paths") => paths::check_repository(),
         Some("demo") => demo::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|paths|demo [--no-serve]>");
+            eprintln!(
+                "usage: cargo xtask <setup|test|paths|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+            );
             return ExitCode::from(2);
         }
     };
