@@ -9,6 +9,8 @@
 //! - `cargo xtask setup`: only the installation step.
 //! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
 //!   (contract §11), which `test` runs first.
+//! - `cargo xtask ranx`: only the check of `figeval export` against ranx (PyPI, in a venv under
+//!   the target folder), which `test` runs after the cargo tests; needs `target/debug/figeval`.
 //!
 //! SIGINT (Ctrl-C) or SIGTERM stops every child the task started before it exits.
 
@@ -16,6 +18,7 @@ use std::process::ExitCode;
 
 mod demo;
 mod paths;
+mod ranx;
 mod serve;
 mod setup;
 mod sh;
@@ -32,10 +35,11 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(),
         Some("test") => test::run(),
         Some("paths") => paths::check_repository(),
+        Some("ranx") => ranx::check(),
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test|paths|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test|paths|ranx|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

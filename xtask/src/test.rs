@@ -1,7 +1,7 @@
 //! `cargo xtask test`: every check and every test, with one closing count.
 
 use crate::sh::{self, cmd, exec, run_lines};
-use crate::{paths, setup};
+use crate::{paths, ranx, setup};
 
 /// Pass and fail counts gathered from the test runners' own summary lines.
 #[derive(Default)]
@@ -96,9 +96,14 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
     let mut test = cmd("cargo", &["test", "--workspace", "--no-fail-fast"]);
     test.env("RUST_BACKTRACE", "1");
     let cargo_result = run_lines(test, |l| tally.read(l));
+    // figeval export against an independent implementation (ranx, from PyPI).
+    let ranx_result = ranx::check();
     let browser_result = browser_tests(tally);
     let fuzz_result = fuzz_briefly();
-    cargo_result.and(browser_result).and(fuzz_result)
+    cargo_result
+        .and(ranx_result)
+        .and(browser_result)
+        .and(fuzz_result)
 }
 
 /// How long CI runs each fuzz target.

@@ -19,6 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod clock;
 mod compare_cmd;
+mod export_cmd;
 mod fail;
 mod files;
 mod run_cmd;
@@ -84,6 +85,26 @@ enum Command {
         /// narrowed to one metric (`overall:page_hit_at_3`).
         #[arg(long, value_delimiter = ',', value_name = "SCOPE[:METRIC]", value_parser = parse_gate)]
         fail_on_regression: Vec<Gate>,
+    },
+    /// Write a capture as a TREC run over pages and its dataset as TREC qrels (for ranx,
+    /// ir_measures or trec_eval). Query ids are q1…qN in dataset order, doc ids p<page>.
+    Export {
+        /// The dataset.
+        #[arg(long, default_value = DEFAULT_DATASET)]
+        dataset: PathBuf,
+        /// The responses, in any form `score` reads; `-` reads standard input.
+        #[arg(long)]
+        responses: PathBuf,
+        /// Write the qrels here: every expected page relevant (1).
+        #[arg(long)]
+        qrels: PathBuf,
+        /// Write the run here: each distinct page at the rank of the first match citing it,
+        /// score 1/rank.
+        #[arg(long)]
+        run: PathBuf,
+        /// Also write the query map here: {"qid", "question"} per line (JSON Lines).
+        #[arg(long)]
+        queries: Option<PathBuf>,
     },
 }
 
@@ -165,6 +186,21 @@ fn main() -> ExitCode {
             format,
             fail_on_regression,
         } => compare_cmd::run(&before, &after, format, &fail_on_regression),
+        Command::Export {
+            dataset,
+            responses,
+            qrels,
+            run,
+            queries,
+        } => export_cmd::run(
+            &responses,
+            &dataset,
+            &export_cmd::ExportPaths {
+                qrels: &qrels,
+                run: &run,
+                queries: queries.as_deref(),
+            },
+        ),
     };
     match result {
         Ok(code) => code,

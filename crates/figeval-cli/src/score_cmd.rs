@@ -26,23 +26,7 @@ pub fn run(
     let config = ScoreConfig {
         max_precise_span_pages: max_precise_span,
     };
-    let pairing = Pairing::new(&dataset, config);
-    let (read, source) = if responses == Path::new("-") {
-        let read = read_capture(io::stdin().lock(), pairing).map_err(|e| read_error("stdin", e))?;
-        (read, "stdin".to_string())
-    } else {
-        let file = File::open(responses).map_err(|e| read_error(responses.display(), e))?;
-        let read = read_capture(BufReader::with_capacity(1 << 20, file), pairing)
-            .map_err(|e| read_error(responses.display(), e))?;
-        let name = responses.file_name().map_or_else(
-            || responses.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        (read, name)
-    };
-    if let Some(cut) = read.cut_off {
-        eprintln!("figeval: note: {}: {cut}", responses.display());
-    }
+    let (read, source) = read_responses(responses, Pairing::new(&dataset, config))?;
     let scored = read
         .pairing
         .finish(allow_missing)
@@ -59,6 +43,31 @@ pub fn run(
     );
     files::emit_report(&report, out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the responses at `responses` (`-` for stdin) into `pairing`; a cut-off last line is
+/// noted on stderr. Returns what was read and the report's `run.source` name.
+pub fn read_responses<'d>(
+    responses: &Path,
+    pairing: Pairing<'d>,
+) -> Result<(CaptureRead<'d>, String), Failure> {
+    let (read, source) = if responses == Path::new("-") {
+        let read = read_capture(io::stdin().lock(), pairing).map_err(|e| read_error("stdin", e))?;
+        (read, "stdin".to_string())
+    } else {
+        let file = File::open(responses).map_err(|e| read_error(responses.display(), e))?;
+        let read = read_capture(BufReader::with_capacity(1 << 20, file), pairing)
+            .map_err(|e| read_error(responses.display(), e))?;
+        let name = responses.file_name().map_or_else(
+            || responses.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        (read, name)
+    };
+    if let Some(cut) = read.cut_off {
+        eprintln!("figeval: note: {}: {cut}", responses.display());
+    }
+    Ok((read, source))
 }
 
 fn read_error(what: impl std::fmt::Display, e: io::Error) -> Failure {

@@ -565,3 +565,78 @@ fn a_report_that_cannot_be_written_is_exit_4_not_bad_input() {
     );
     assert!(stdout(&o).is_empty(), "no report passed off as written");
 }
+
+/// `figeval export` of `cap` against `ds` into `qrels` and `run`, with `extra` flags.
+fn export(ds: &str, cap: &str, qrels: &Path, run: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "export",
+        "--dataset",
+        ds,
+        "--responses",
+        cap,
+        "--qrels",
+        qrels.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    figeval(&args)
+}
+
+#[test]
+fn export_writes_qrels_a_page_run_and_the_query_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = write(dir.path(), "c.jsonl", &capture([72, 1, 12]));
+    let (qrels, run, queries) = (
+        dir.path().join("out/qrels.txt"),
+        dir.path().join("out/run.txt"),
+        dir.path().join("out/queries.jsonl"),
+    );
+    let o = export(
+        &ds,
+        &cap,
+        &qrels,
+        &run,
+        &["--queries", queries.to_str().unwrap()],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&qrels).unwrap(),
+        "q1 0 p72 1\nq2 0 p85 1\nq3 0 p12 1\n"
+    );
+    // The second item's two matches both cite page 1: it is listed once, at rank 1.
+    assert_eq!(
+        std::fs::read_to_string(&run).unwrap(),
+        "q1 Q0 p1 1 1 figeval\nq1 Q0 p72 2 0.5 figeval\n\
+         q2 Q0 p1 1 1 figeval\n\
+         q3 Q0 p1 1 1 figeval\nq3 Q0 p12 2 0.5 figeval\n"
+    );
+    let map = std::fs::read_to_string(&queries).unwrap();
+    let third: Value = serde_json::from_str(map.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(
+        third,
+        json!({"qid": "q3", "question": "Who were the three crewmen of the flight?"})
+    );
+}
+
+#[test]
+fn export_refuses_a_capture_with_an_unanswered_item_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let text: String = capture([72, 85, 12])
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cap = write(dir.path(), "c.jsonl", &text);
+    let run = dir.path().join("run.txt");
+    let o = export(&ds, &cap, &dir.path().join("qrels.txt"), &run, &[]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Who were the three crewmen"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!run.exists());
+}

@@ -28,6 +28,7 @@ use crate::describe;
 use crate::report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
 use crate::response::{Body, BodySeed, RequestFields, Response, ResponseProblem};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
+use crate::trec::{self, RankedPage, SpanTooWide};
 
 /// How many line-level errors are kept; past that they are counted, not stored.
 const MAX_KEPT_ERRORS: usize = 100;
@@ -523,7 +524,12 @@ pub struct Pairing<'d> {
     /// `None` before the first response; then the request all responses agree on, or
     /// `Some(None)` once one disagrees or has none.
     request: Option<Option<RequestFields>>,
+    /// Each item's page run ([`trec::page_run`]), kept only for `figeval export`.
+    page_runs: Option<Vec<Option<PageRun>>>,
 }
+
+/// An item's page run, or why its matches cannot be listed page by page.
+pub type PageRun = Result<Vec<RankedPage>, SpanTooWide>;
 
 /// A capture entry: a body read with envelope keys recognised.
 struct Entry(Body);
@@ -579,7 +585,19 @@ impl<'d> Pairing<'d> {
             dropped_errors: 0,
             responses: 0,
             request: None,
+            page_runs: None,
         }
+    }
+
+    /// Keeps each answered item's page run as well as its record (see [`crate::trec`]).
+    pub fn keep_page_runs(&mut self) {
+        self.page_runs = Some(vec![None; self.dataset.items.len()]);
+    }
+
+    /// The page runs kept since [`Pairing::keep_page_runs`], by dataset index (`None` for an
+    /// item without a usable response); empty when they were not kept.
+    pub fn take_page_runs(&mut self) -> Vec<Option<PageRun>> {
+        self.page_runs.take().unwrap_or_default()
     }
 
     /// Reads a document: a JSON array of entries, or one or more concatenated JSON values.
@@ -740,6 +758,9 @@ impl<'d> Pairing<'d> {
         }
         match response.matches {
             Ok(matches) => {
+                if let Some(runs) = &mut self.page_runs {
+                    runs[i] = Some(trec::page_run(&matches));
+                }
                 self.records[i] = Some(score_item(&self.dataset.items[i], &matches, self.config))
             }
             Err(problem) => self.error(CaptureError::Response {

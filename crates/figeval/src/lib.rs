@@ -33,6 +33,7 @@
 //! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
 //! - [`caption`]: figure and table captions and mentions in page text; the caption index.
 //! - [`ground`]: the ground check of a dataset against its document's page texts.
+//! - [`trec`]: a capture as a TREC run over pages, a dataset as TREC qrels.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -51,6 +52,7 @@ pub mod score;
 pub mod share;
 pub mod stats;
 pub mod summary;
+pub mod trec;
 
 pub use caption::{find_captions, Caption, Label, LabelKind};
 pub use capture::{

@@ -228,23 +228,42 @@ pub fn min_significant_delta(n: u64) -> Option<f64> {
 ///
 /// 1. A [`Xoshiro256StarStar`] generator is seeded from [`BOOTSTRAP_SEED`].
 /// 2. [`BOOTSTRAP_RESAMPLES`] (10,000) times: draw `n` indices uniformly from `0..n` with
-///    replacement ([`Xoshiro256StarStar::below`]), add the drawn values in draw order and
-///    divide by `n`.
+///    replacement, in pairs while `n < 2³²` ([`Xoshiro256StarStar::below_u32_pair`]: each
+///    64-bit output gives two draws; an odd `n` ends with the first of one more pair) and one by
+///    one beyond ([`Xoshiro256StarStar::below`]). The first draws of the pairs are added in
+///    order into one sum, the second draws into another, and the mean is
+///    `(first + second) / n`.
 /// 3. Sort the 10,000 means; the interval runs from the 250th smallest to the 250th largest
 ///    (0-based positions 249 and 9750): the 2.5th and 97.5th percentiles, symmetric in rank.
 pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
     if values.is_empty() {
         return None;
     }
-    let n = values.len() as u64;
+    let n = values.len();
     let mut rng = Xoshiro256StarStar::seeded(BOOTSTRAP_SEED);
     let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {
-            let mut sum = 0.0;
-            for _ in 0..n {
-                sum += values[rng.below(n) as usize];
+            // Two running sums (first and second draw of each pair), added at the end: half
+            // the length of the chain of dependent additions.
+            let (mut first, mut second) = (0.0f64, 0.0f64);
+            match u32::try_from(n) {
+                Ok(bound) => {
+                    for _ in 0..n / 2 {
+                        let (i, j) = rng.below_u32_pair(bound);
+                        first += values[i as usize];
+                        second += values[j as usize];
+                    }
+                    if n % 2 == 1 {
+                        first += values[rng.below_u32_pair(bound).0 as usize];
+                    }
+                }
+                Err(_) => {
+                    for _ in 0..n {
+                        first += values[rng.below(n as u64) as usize];
+                    }
+                }
             }
-            sum / n as f64
+            (first + second) / n as f64
         })
         .collect();
     means.sort_by(f64::total_cmp);
@@ -319,6 +338,28 @@ impl Xoshiro256StarStar {
             }
         }
         (m >> 64) as u64
+    }
+
+    /// Two uniform integers in `0..bound` (`bound > 0`) from one 64-bit output: its high half,
+    /// then its low half, each by Lemire's method on 32 bits. A half that must be rejected is
+    /// redrawn from a fresh output's high half (the low half of that output is dropped).
+    pub fn below_u32_pair(&mut self, bound: u32) -> (u32, u32) {
+        let x = self.next_u64();
+        let first = self.fit_u32((x >> 32) as u32, bound);
+        let second = self.fit_u32(x as u32, bound);
+        (first, second)
+    }
+
+    fn fit_u32(&mut self, mut x: u32, bound: u32) -> u32 {
+        let mut m = u64::from(x) * u64::from(bound);
+        if (m as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (m as u32) < threshold {
+                x = (self.next_u64() >> 32) as u32;
+                m = u64::from(x) * u64::from(bound);
+            }
+        }
+        (m >> 32) as u32
     }
 }
 
@@ -496,6 +537,17 @@ mod tests {
             "{counts:?}"
         );
         assert!((0..100).all(|_| g.below(1) == 0));
+        let mut counts = [0u32; 7];
+        for _ in 0..35_000 {
+            let (i, j) = g.below_u32_pair(7);
+            counts[i as usize] += 1;
+            counts[j as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_500..10_500).contains(&c)),
+            "{counts:?}"
+        );
+        assert!((0..100).all(|_| g.below_u32_pair(1) == (0, 0)));
     }
 
     #[test]

@@ -1,0 +1,201 @@
+//! Standard run files: a capture as a TREC run over pages, and a dataset as TREC qrels, so that
+//! ranx, ir_measures or trec_eval can compute the metrics figeval does not.
+//!
+//! - Query ids are `q1…qN` in dataset order ([`query_id`]); [`queries_jsonl`] maps them back to
+//!   the questions (TREC files have no place for the text).
+//! - Document ids are `p<page>` ([`doc_id`]).
+//! - The run ([`page_run`], [`run_lines`]) lists each distinct page once, at the rank of the
+//!   first match that cites it, with score `1/rank`. Pages cited by one match share its rank
+//!   and score; a match that cites no page adds nothing.
+//! - The qrels ([`qrels_lines`]) mark every expected page relevant (1).
+//!
+//! How hit@k over this run differs from `page_hit_at_k`: figeval counts *matches* (is one of
+//! the first k matches on an expected page?); the run counts *pages*. A page cited by several
+//! matches appears once, and one match spanning pages 4–6 puts three pages at its rank. So
+//! when every match cites one page and no two cite the same one, the page at rank r is the
+//! match at rank r, and ranx's hit rate at 3 and 5 and its MRR equal `page_hit_at_3`,
+//! `page_hit_at_5` and `page_mrr`. Otherwise the numbers differ, and neither is wrong.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use crate::dataset::Dataset;
+use crate::response::Match;
+
+/// The run tag written in the last column of every run line.
+pub const RUN_TAG: &str = "figeval";
+
+/// One page of an item's page run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankedPage {
+    /// The page.
+    pub page: u32,
+    /// The 1-based rank of the first match that cites it.
+    pub rank: u32,
+}
+
+impl RankedPage {
+    /// The run score, `1/rank`.
+    pub fn score(self) -> f64 {
+        1.0 / f64::from(self.rank)
+    }
+}
+
+/// The query id of the item at 0-based `index` in dataset order: `q1` for the first.
+pub fn query_id(index: usize) -> String {
+    format!("q{}", index + 1)
+}
+
+/// The document id of a page: `p12`.
+pub fn doc_id(page: u32) -> String {
+    format!("p{page}")
+}
+
+/// The widest span, in pages, that [`page_run`] lists page by page. A wider one is refused
+/// rather than written out: it would be a run line per page (a span may claim two billion).
+pub const MAX_LISTED_SPAN: u32 = 10_000;
+
+/// A match whose span is too wide to list ([`MAX_LISTED_SPAN`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanTooWide {
+    /// The 1-based rank of the match.
+    pub rank: u32,
+    /// Its first page.
+    pub start: u32,
+    /// Its last page.
+    pub end: u32,
+}
+
+impl std::fmt::Display for SpanTooWide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the match at rank {} cites pages {}–{}, over the {MAX_LISTED_SPAN} pages a run lists \
+             one by one",
+            self.rank, self.start, self.end
+        )
+    }
+}
+
+/// Each distinct page the matches cite, at the rank of the first match that cites it, in rank
+/// order (pages of one match in page order).
+pub fn page_run(matches: &[Match]) -> Result<Vec<RankedPage>, SpanTooWide> {
+    let mut seen = HashSet::new();
+    let mut run = Vec::new();
+    for (i, m) in matches.iter().enumerate() {
+        let Some(span) = m.pages else { continue };
+        let rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let (start, end) = (span.start().get(), span.end().get());
+        if span.span_pages() > MAX_LISTED_SPAN {
+            return Err(SpanTooWide { rank, start, end });
+        }
+        for page in start..=end {
+            if seen.insert(page) {
+                run.push(RankedPage { page, rank });
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// The run file: one line `qid Q0 p<page> rank score figeval` per page of each item's run.
+/// `runs` holds, per item in dataset order, its page run.
+pub fn run_lines<'a>(runs: impl IntoIterator<Item = &'a [RankedPage]>) -> String {
+    let mut out = String::new();
+    for (i, run) in runs.into_iter().enumerate() {
+        let qid = query_id(i);
+        for r in run {
+            let _ = writeln!(
+                out,
+                "{qid} Q0 {} {} {} {RUN_TAG}",
+                doc_id(r.page),
+                r.rank,
+                r.score()
+            );
+        }
+    }
+    out
+}
+
+/// The qrels file: one line `qid 0 p<page> 1` per expected page of each item.
+pub fn qrels_lines(dataset: &Dataset) -> String {
+    let mut out = String::new();
+    for (i, item) in dataset.items.iter().enumerate() {
+        let qid = query_id(i);
+        for page in &item.expected_pages {
+            let _ = writeln!(out, "{qid} 0 {} 1", doc_id(page.get()));
+        }
+    }
+    out
+}
+
+/// The query map: one JSON object `{"qid": "q1", "question": "…"}` per line, in dataset order.
+pub fn queries_jsonl(dataset: &Dataset) -> String {
+    let mut out = String::new();
+    for (i, item) in dataset.items.iter().enumerate() {
+        let line = serde_json::json!({ "qid": query_id(i), "question": item.question });
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Page;
+    use crate::response::PageSpan;
+
+    fn cites(start: u32, end: u32) -> Match {
+        Match {
+            pages: PageSpan::new(
+                Page::new(start.into()).unwrap(),
+                Page::new(end.into()).unwrap(),
+            ),
+            ..Match::default()
+        }
+    }
+
+    #[test]
+    fn a_page_sits_at_the_rank_of_the_first_match_that_cites_it() {
+        let matches = [cites(7, 7), Match::default(), cites(4, 6), cites(7, 8)];
+        let run = page_run(&matches).unwrap();
+        let pairs: Vec<(u32, u32)> = run.iter().map(|r| (r.page, r.rank)).collect();
+        assert_eq!(pairs, [(7, 1), (4, 3), (5, 3), (6, 3), (8, 4)]);
+        assert_eq!(run[1].score(), 1.0 / 3.0);
+    }
+
+    #[test]
+    fn a_span_too_wide_to_list_is_refused_with_its_rank() {
+        assert!(page_run(&[cites(1, MAX_LISTED_SPAN)]).is_ok());
+        let wide = page_run(&[cites(1, 1), cites(5, 5 + MAX_LISTED_SPAN)]).unwrap_err();
+        assert_eq!(wide.rank, 2);
+        assert!(
+            wide.to_string().contains("rank 2 cites pages 5–10005"),
+            "{wide}"
+        );
+    }
+
+    #[test]
+    fn the_run_and_qrels_use_query_and_page_ids() {
+        let d = Dataset::parse(
+            r#"{"corpus_id":"c","items":[
+            {"question":"a?","expected_pages":[2,3],"figure_ref":"F1","kind":"locate"},
+            {"question":"b \"quoted\"?","expected_pages":[9],"figure_ref":"F2","kind":"content"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(qrels_lines(&d), "q1 0 p2 1\nq1 0 p3 1\nq2 0 p9 1\n");
+        let runs = [
+            page_run(&[cites(3, 3), cites(1, 1)]).unwrap(),
+            page_run(&[]).unwrap(),
+        ];
+        assert_eq!(
+            run_lines(runs.iter().map(Vec::as_slice)),
+            "q1 Q0 p3 1 1 figeval\nq1 Q0 p1 2 0.5 figeval\n"
+        );
+        let queries = queries_jsonl(&d);
+        let second: serde_json::Value =
+            serde_json::from_str(queries.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(second["qid"], "q2");
+        assert_eq!(second["question"], "b \"quoted\"?");
+    }
+}

@@ -1,0 +1,131 @@
+//! The independent check of `figeval export`: ranx (PyPI), in a venv under the target folder,
+//! computes hit rate at 3 and 5 and MRR from the exported qrels and run, and they must equal
+//! the report's `page_hit_at_3`, `page_hit_at_5` and `page_mrr` (`tests/ranx/check_ranx.py`).
+//!
+//! The capture is generated here, deterministically, so that the two definitions meet: every
+//! match cites one page and no two matches of a response cite the same page.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use figeval::stats::Xoshiro256StarStar;
+
+use crate::sh::{self, cmd, exec};
+
+/// The ranx release the check installs.
+pub const RANX: &str = "ranx==0.3.21";
+
+/// Items in the generated dataset.
+const ITEMS: usize = 240;
+
+/// Matches per response (a tenth of the responses have none).
+const MATCHES: u64 = 8;
+
+/// Runs the check; the venv is created (and ranx installed) on first use and reused after.
+pub fn check() -> Result<(), String> {
+    let python = venv()?;
+    let dir = sh::target_dir().join("ranx-check");
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let (dataset, capture) = (dir.join("dataset.json"), dir.join("capture.jsonl"));
+    let (dataset_text, capture_text) = generate();
+    write(&dataset, &dataset_text)?;
+    write(&capture, &capture_text)?;
+    let figeval = sh::target_dir().join("debug").join("figeval");
+    let report = dir.join("report.json");
+    let (qrels, run) = (dir.join("qrels.txt"), dir.join("run.txt"));
+    let mut score = cmd(path(&figeval), &["score"]);
+    score
+        .args(["--dataset", path(&dataset), "--responses", path(&capture)])
+        .args(["--out", path(&report)])
+        .stdout(std::process::Stdio::null());
+    exec(score)?;
+    let mut export = cmd(path(&figeval), &["export"]);
+    export
+        .args(["--dataset", path(&dataset), "--responses", path(&capture)])
+        .args(["--qrels", path(&qrels), "--run", path(&run)]);
+    exec(export)?;
+    exec(cmd(
+        path(&python),
+        &[
+            "tests/ranx/check_ranx.py",
+            path(&qrels),
+            path(&run),
+            path(&report),
+        ],
+    ))
+}
+
+/// The venv's python, with ranx importable.
+fn venv() -> Result<PathBuf, String> {
+    let venv = sh::target_dir().join("ranx-venv");
+    let python = venv.join("bin").join("python");
+    if sh::answers(path(&python), &["-c", "import ranx"]).is_none() {
+        exec(cmd("python3", &["-m", "venv", path(&venv)]))?;
+        exec(cmd(
+            path(&python),
+            &["-m", "pip", "install", "--quiet", RANX],
+        ))?;
+    }
+    Ok(python)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+fn write(p: &Path, text: &str) -> Result<(), String> {
+    fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+}
+
+/// A dataset and a capture of it: items with one or two expected pages; responses of eight
+/// one-page matches on distinct pages, with the hit at every rank, after rank 8, or nowhere.
+fn generate() -> (String, String) {
+    let mut rng = Xoshiro256StarStar::seeded(0x7261_6e78); // "ranx"
+    let mut items = Vec::new();
+    let mut capture = String::new();
+    for i in 0..ITEMS {
+        let question = format!("Which page answers generated question {i}?");
+        let first = 1 + rng.below(400) as u32;
+        let mut expected = vec![first];
+        if rng.below(4) == 0 {
+            expected.push(first + 1 + rng.below(3) as u32);
+        }
+        // Pages 500 and up are never expected: the misses.
+        let mut pages: Vec<u32> = (0..MATCHES)
+            .map(|k| 500 + 10 * i as u32 + k as u32)
+            .collect();
+        match rng.below(10) {
+            0 => pages.clear(),
+            1 | 2 => {} // no expected page at all
+            _ => {
+                let at = rng.below(MATCHES) as usize;
+                pages[at] = expected[rng.below(expected.len() as u64) as usize];
+            }
+        }
+        let matches: Vec<serde_json::Value> = pages
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| {
+                serde_json::json!({
+                    "chunk_id": format!("c{i}-{k}"),
+                    "content": "generated",
+                    "provenance": {"page_start": p, "page_end": p},
+                })
+            })
+            .collect();
+        let line = serde_json::json!({
+            "question": question,
+            "response": {"query": question, "matches": matches},
+        });
+        let _ = writeln!(capture, "{line}");
+        items.push(serde_json::json!({
+            "question": question,
+            "expected_pages": expected,
+            "figure_ref": format!("Figure {i}"),
+            "kind": if i % 2 == 0 { "locate" } else { "content" },
+        }));
+    }
+    let dataset = serde_json::json!({"corpus_id": "ranx-check", "items": items});
+    (dataset.to_string(), capture)
+}
