@@ -76,3 +76,26 @@ fn write_report_file(report: &Report, path: &Path) -> io::Result<()> {
     }
     fs::rename(&tmp, path)
 }
+
+/// Writes `bytes` to `path` whole: into a sibling `.partial` file, then renamed into place, so
+/// a reader never sees half a file. The folder is created.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    fs::write(&tmp, bytes)?;
+    fs::rename(&tmp, path)
+}
+
+/// Prints `text` on stdout; a closed pipe is the reader's choice, any other error is exit 4.
+pub fn print_text(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(Failure::Output(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,9 +1,9 @@
 //! `figeval`: the command line over the figeval scoring core.
 //!
 //! A thin shell: it reads files, talks HTTP and prints; every number comes from the
-//! `figeval` crate. Exit status: 0 done, 1 a `--fail-on-regression` gate tripped, 2 bad usage
-//! or bad input, 3 the deployment failed, 4 the capture or the report could not be written. On
-//! 2, 3 or 4 no report is written.
+//! `figeval` crate. Exit status: 0 done, 1 a `--fail-on-regression` gate tripped (or a
+//! `figeval ground` finding), 2 bad usage or bad input, 3 the deployment failed, 4 the capture
+//! or the report could not be written. On 2, 3 or 4 no report is written.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +22,7 @@ mod compare_cmd;
 mod export_cmd;
 mod fail;
 mod files;
+mod ground_cmd;
 mod run_cmd;
 mod score_cmd;
 mod validate_cmd;
@@ -106,6 +107,38 @@ enum Command {
         #[arg(long)]
         queries: Option<PathBuf>,
     },
+    /// Check that each item's expected pages carry its figure's caption (or its section's
+    /// heading) in the PDF; exit 1 on any finding.
+    Ground {
+        /// The dataset.
+        #[arg(long, default_value = DEFAULT_DATASET)]
+        dataset: PathBuf,
+        /// The PDF the dataset is written for.
+        #[arg(long)]
+        pdf: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also write the corrected dataset to this new file (never the dataset itself).
+        #[arg(long)]
+        write_fixed: Option<PathBuf>,
+    },
+    /// List every figure and table caption of a PDF: label, page and text.
+    Captions {
+        /// The PDF.
+        #[arg(long)]
+        pdf: PathBuf,
+        /// Output format (`text` or `json`).
+        #[arg(long, value_enum, default_value_t = CaptionsFormat::Text)]
+        format: CaptionsFormat,
+    },
+}
+
+/// Output formats of `figeval captions`.
+#[derive(Clone, Copy, ValueEnum)]
+enum CaptionsFormat {
+    Text,
+    Json,
 }
 
 /// Flags of `figeval run`.
@@ -154,7 +187,7 @@ fn parse_gate(s: &str) -> Result<Gate, String> {
     s.parse()
 }
 
-/// Output formats of `figeval compare`.
+/// Output formats of `figeval compare` and `figeval ground`.
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Text,
@@ -201,6 +234,15 @@ fn main() -> ExitCode {
                 queries: queries.as_deref(),
             },
         ),
+        Command::Ground {
+            dataset,
+            pdf,
+            format,
+            write_fixed,
+        } => ground_cmd::run(&dataset, &pdf, format, write_fixed.as_deref()),
+        Command::Captions { pdf, format } => {
+            ground_cmd::captions(&pdf, matches!(format, CaptionsFormat::Json))
+        }
     };
     match result {
         Ok(code) => code,

@@ -87,6 +87,104 @@ pub struct ItemGround {
     pub mention_pages: Vec<Page>,
 }
 
+impl ItemGround {
+    /// Whether the item is checked by its section heading rather than a caption.
+    fn is_section(&self) -> bool {
+        Label::parse(&self.figure_ref).is_none()
+    }
+
+    /// What the finding means and what to do about it, as a sentence (empty for `ok`).
+    pub fn advice(&self, pdf_pages: u32) -> String {
+        let what = if self.is_section() {
+            "heading"
+        } else {
+            "caption"
+        };
+        let found = page_list(&self.found_pages);
+        let mentioned = page_list(&self.mention_pages);
+        match self.verdict {
+            Verdict::Ok => String::new(),
+            Verdict::Moved => {
+                let also = if self.mention_pages.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (mentioned on {mentioned})")
+                };
+                format!(
+                    "the {what} of {} is on {found}, not on the expected {}{also}: set expected_pages to the {what} page (--write-fixed does)",
+                    self.figure_ref,
+                    page_list(&self.expected_pages)
+                )
+            }
+            Verdict::MentionOnly => format!(
+                "no {what} of {} anywhere, only mentions (on {mentioned}): check figure_ref against the document's own {what}s, or whether the figure is drawn without a {what} line",
+                self.figure_ref
+            ),
+            Verdict::Absent => format!(
+                "{} appears nowhere in the document: check figure_ref, and that this is the PDF the dataset was written for",
+                self.figure_ref
+            ),
+            Verdict::BeyondEnd => {
+                let past: Vec<Page> = self
+                    .expected_pages
+                    .iter()
+                    .copied()
+                    .filter(|p| p.get() > pdf_pages)
+                    .collect();
+                let fix = if self.found_pages.is_empty() {
+                    "check the page, and that this is the PDF the dataset was written for".to_string()
+                } else {
+                    format!("the {what} is on {found} (--write-fixed moves it there)")
+                };
+                format!(
+                    "expected {} is past the document's last page ({pdf_pages}): {fix}",
+                    page_list(&past)
+                )
+            }
+            Verdict::NotChecked => format!(
+                "figure_ref {:?} names no figure or table label and no section, so its page cannot be checked from the text",
+                self.figure_ref
+            ),
+        }
+    }
+}
+
+/// `p.5` or `pp. 5, 7`.
+fn page_list(pages: &[Page]) -> String {
+    let list: Vec<String> = pages.iter().map(Page::to_string).collect();
+    match list.len() {
+        1 => format!("p.{}", list[0]),
+        _ => format!("pp. {}", list.join(", ")),
+    }
+}
+
+impl Offset {
+    /// The offset and its likely cause, with what to do, as a sentence; `shifts_unplaced` as
+    /// [`Ground::offset_shifts_unplaced`] says.
+    pub fn advice(&self, shifts_unplaced: bool) -> String {
+        let cause = match self.cause {
+            OffsetCause::PrintedPageNumbers => {
+                "the pages where they are print the expected numbers as page labels: the dataset used printed page numbers, and expected_pages are physical PDF pages (1 = the first page of the file)"
+            }
+            OffsetCause::FrontMatter => {
+                "the printed page labels do not explain it: front matter (cover, preface, contents) counted differently, or another edition of the document"
+            }
+        };
+        let shift = if shifts_unplaced {
+            format!(
+                ", and shifts by {:+} the items the text cannot place",
+                self.pages
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{} moved items are off by {:+} pages; {cause}. --write-fixed moves every moved item to its caption or heading page{shift}",
+            self.items, self.pages
+        )
+    }
+}
+
 /// What most likely made a dataset's pages off by the same number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -187,11 +285,20 @@ impl Ground {
         serde_json::to_string_pretty(self).expect("a ground check always serializes")
     }
 
+    /// Whether [`Ground::fix`] shifts by the detected offset the items the text cannot place
+    /// (`mention_only`, `not_checked`): only when the offset explains at least half of the
+    /// checked items, as in a dataset written from printed page numbers throughout. A dataset
+    /// with a few such items among right ones keeps the others as they are.
+    pub fn offset_shifts_unplaced(&self) -> bool {
+        let checked = self.items.len() - self.counts.not_checked;
+        self.offset.is_some_and(|o| o.items * 2 >= checked)
+    }
+
     /// The dataset with this check's corrections (`--write-fixed`): a `moved` or
-    /// `beyond_end` item whose caption (heading) was found goes to those pages, and when an
-    /// offset was detected, the items the text cannot place (`mention_only`, `not_checked`)
-    /// are shifted by it (when every shifted page stays in the document). Every change is
-    /// listed. `Err` when the check is not of this dataset (other questions).
+    /// `beyond_end` item whose caption (heading) was found goes to those pages, and when
+    /// [`Ground::offset_shifts_unplaced`], the items the text cannot place are shifted by the
+    /// offset (when every shifted page stays in the document). Every change is listed. `Err`
+    /// when the check is not of this dataset (other questions).
     pub fn fix(&self, dataset: &Dataset) -> Result<Fixed, String> {
         let same = self.items.len() == dataset.items.len()
             && self
@@ -210,7 +317,9 @@ impl Ground {
                     (g.found_pages.clone(), FixReason::CaptionPage)
                 }
                 Verdict::MentionOnly | Verdict::NotChecked => {
-                    let Some(offset) = self.offset else { continue };
+                    let Some(offset) = self.offset.filter(|_| self.offset_shifts_unplaced()) else {
+                        continue;
+                    };
                     let shifted: Option<Vec<Page>> = item
                         .expected_pages
                         .iter()
@@ -799,6 +908,30 @@ mod tests {
         assert_eq!(again.counts.not_checked, 1);
         assert!(again.all_ok());
         assert_eq!(again.offset, None);
+    }
+
+    #[test]
+    fn an_offset_of_a_few_items_among_right_ones_moves_only_the_moved_items() {
+        let d = dataset(json!([
+            item("a?", &[2], "Figure 1.1", "locate"),
+            item("b?", &[3], "Figure 1.2", "locate"),
+            item("c?", &[7], "Figure 2.1", "content"),
+            item("d?", &[7], "Table 2.2", "content"),
+            prose("e?", &[6], "Section 2.1 Histograms"),
+            prose("f?", &[3], "Section 1.1 Simple Plots"),
+            item("g?", &[4], "the big chart", "content"),
+        ]));
+        let g = ground(&d, &book());
+        assert_eq!(g.offset.map(|o| (o.pages, o.items)), Some((2, 2)));
+        assert!(!g.offset_shifts_unplaced());
+        let fixed = g.fix(&d).unwrap();
+        assert_eq!(fixed.changes.len(), 2);
+        assert_eq!(
+            fixed.dataset.items[6].expected_pages,
+            [Page::new(4).unwrap()]
+        );
+        assert!(!g.offset.unwrap().advice(false).contains("shifts"));
+        assert!(g.offset.unwrap().advice(true).contains("shifts by +2"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! Pipeline, each step a module:
 //!
-//! 1. [`extract`] — text per physical 1-based page. We run poppler's
+//! 1. [`extract`] (the shared `pagetext` crate) — text per physical 1-based page. We run poppler's
 //!    `pdftotext -layout -enc UTF-8` as a subprocess and split its output on
 //!    form feeds: poppler ends every page, blank ones included, with `\f`, so
 //!    the n-th piece is page n. The count must equal `pdfinfo`'s `Pages:` or
@@ -26,7 +26,7 @@
 //! The binary (`src/main.rs`) only parses [`Args`] and calls [`run`].
 
 pub mod chunk;
-pub mod extract;
+pub use pagetext as extract;
 pub mod figures;
 pub mod http;
 pub mod index;

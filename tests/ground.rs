@@ -1,0 +1,327 @@
+//! `figeval ground` and `figeval captions` on the real Octave manual: the native extraction
+//! finds the 29 figure captions on their pages, the bundled dataset is all `ok`, planted errors
+//! get their verdicts and `--write-fixed` repairs them; bad PDFs exit 2 with a clear message.
+
+use std::path::Path;
+
+use figeval_e2e::{figeval, octave_pdf, repo_root, stderr, OCTAVE_DATASET, OCTAVE_NOTES};
+use serde_json::{json, Value};
+
+fn stdout_json(o: &std::process::Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&o.stdout),
+            stderr(o)
+        )
+    })
+}
+
+fn ground_json(dataset: &Path, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args = vec![
+        "ground",
+        "--dataset",
+        dataset.to_str().unwrap(),
+        "--pdf",
+        octave_pdf(),
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let o = figeval(&args);
+    (o.status.code(), stdout_json(&o), stderr(&o))
+}
+
+#[test]
+fn native_extraction_finds_the_29_figure_captions_on_their_pages() {
+    let o = figeval(&["captions", "--pdf", octave_pdf(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = stdout_json(&o);
+    assert_eq!(v["pdf_pages"], 1158);
+    let mut figures: Vec<(String, u64)> = v["captions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["label"].as_str().unwrap().starts_with("Figure "))
+        .map(|c| {
+            (
+                c["label"].as_str().unwrap().to_string(),
+                c["page"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let notes: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join(OCTAVE_NOTES)).unwrap())
+            .unwrap();
+    let mut expected: Vec<(String, u64)> = notes
+        .iter()
+        .map(|n| {
+            (
+                n["figure_ref"].as_str().unwrap().to_string(),
+                n["page"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    figures.sort();
+    expected.sort();
+    assert_eq!(expected.len(), 29);
+    assert_eq!(figures, expected);
+    let first = &v["captions"][0];
+    assert_eq!(
+        (
+            first["label"].as_str(),
+            first["page"].as_u64(),
+            first["text"].as_str()
+        ),
+        (
+            Some("Figure 15.1"),
+            Some(332),
+            Some("Simple Two-Dimensional Plot.")
+        )
+    );
+}
+
+#[test]
+fn the_bundled_octave_dataset_is_all_ok_against_the_manual() {
+    let o = figeval(&["ground", "--dataset", OCTAVE_DATASET, "--pdf", octave_pdf()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}\n{}", stderr(&o));
+    assert!(text.contains("No findings"), "{text}");
+    assert!(
+        text.contains("ok 33, moved 0, mention_only 0, absent 0, beyond_end 0, not_checked 0"),
+        "{text}"
+    );
+}
+
+fn item(q: &str, page: u32, figure_ref: &str, kind: &str) -> Value {
+    json!({"question": q, "expected_pages": [page], "figure_ref": figure_ref, "kind": kind})
+}
+
+/// Planted errors over the manual (physical page = printed page + 16 in the body).
+fn planted() -> Value {
+    let mut prose = item(
+        "How can a caller ask a function for the default value of an argument?",
+        210,
+        "Section 11.8 Default Arguments",
+        "locate",
+    );
+    prose["tags"] = json!(["prose"]);
+    json!({"corpus_id": "octave-manual", "items": [
+        item("Which figure shows the convex hull of a simple set of points?", 855, "Figure 30.5", "locate"),
+        item("Which figure shows a simple two-dimensional plot of a sine wave?", 316, "Figure 15.1", "content"),
+        item("Which figure shows a simple use of the gplot command?", 668, "Figure 22.2", "content"),
+        item("Which figure compares clamped and hinged periodic cubic fits?", 809, "Figure 28.4", "locate"),
+        item("What does the histogram of 10,000 normal numbers look like?", 336, "Figure 15.2", "content"),
+        item("Which figure shows the vortex of the sparse solver?", 700, "Figure 99.1", "content"),
+        item("Which figure shows scattered data interpolated onto a grid?", 1200, "Figure 30.6", "locate"),
+        prose,
+        item("Which figure does print -f1 write?", 427, "Figure 1", "content"),
+        item("What does the sombrero plot show?", 373, "the sombrero plot", "content"),
+        item("Which figure compares pchip and spline on a step function?", 833, "Figure 29.1", "locate"),
+        item("Which figure shows the permuted Cholesky factorization?", 690, "Figure 22.5", "locate"),
+        item("What shape do the unpermuted Cholesky nonzeros form?", 690, "Figure 22.4", "content"),
+    ]})
+}
+
+fn verdicts(v: &Value) -> Vec<(String, Vec<u64>)> {
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let found = i["found_pages"].as_array().unwrap();
+            (
+                i["verdict"].as_str().unwrap().to_string(),
+                found.iter().map(|p| p.as_u64().unwrap()).collect(),
+            )
+        })
+        .collect()
+}
+
+fn pages_of(dataset: &Value) -> Vec<u64> {
+    dataset["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["expected_pages"][0].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn planted_errors_get_their_verdicts_and_write_fixed_repairs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let planted_path = dir.path().join("planted.json");
+    std::fs::write(&planted_path, planted().to_string()).unwrap();
+    let fixed_path = dir.path().join("fixed.json");
+    let (code, v, err) = ground_json(
+        &planted_path,
+        &["--write-fixed", fixed_path.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let expect = |v: &str, found: &[u64]| (v.to_string(), found.to_vec());
+    assert_eq!(
+        verdicts(&v),
+        [
+            expect("moved", &[854]),      // off by one
+            expect("moved", &[332]),      // printed page 316
+            expect("moved", &[684]),      // printed page 668
+            expect("moved", &[825]),      // printed page 809
+            expect("moved", &[337]),      // the mention on the page before the caption
+            expect("absent", &[]),        // no such label
+            expect("beyond_end", &[857]), // past the last page
+            expect("moved", &[218]),      // a prose title on the wrong page
+            expect("mention_only", &[]),  // `print figure 1`, never captioned
+            expect("not_checked", &[]),   // names no label or section
+            expect("ok", &[833]),
+            expect("ok", &[690]),
+            expect("ok", &[690]),
+        ]
+    );
+    assert_eq!(v["items"][4]["mention_pages"], json!([336]));
+    assert_eq!(v["items"][8]["mention_pages"], json!([427]));
+    assert_eq!(
+        v["offset"],
+        json!({"pages": 16, "items": 3, "cause": "printed_page_numbers"})
+    );
+    assert_eq!(v["warnings"][0]["code"], "shared_pages");
+    assert_eq!(v["warnings"][0]["pages"], json!([690]));
+    assert_eq!(
+        v["counts"],
+        json!({"ok": 3, "moved": 6, "mention_only": 1, "absent": 1, "beyond_end": 1, "not_checked": 1})
+    );
+    assert!(
+        err.contains("wrote") && err.contains("7 item(s) changed"),
+        "{err}"
+    );
+
+    let fixed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&fixed_path).unwrap()).unwrap();
+    assert_eq!(
+        pages_of(&fixed),
+        [854, 332, 684, 825, 337, 700, 857, 218, 427, 373, 833, 690, 690]
+    );
+    let (code, again, _) = ground_json(&fixed_path, &[]);
+    assert_eq!(code, Some(1), "the absent and mention-only items remain");
+    let left: Vec<String> = verdicts(&again).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(
+        left,
+        [
+            "ok",
+            "ok",
+            "ok",
+            "ok",
+            "ok",
+            "absent",
+            "ok",
+            "ok",
+            "mention_only",
+            "not_checked",
+            "ok",
+            "ok",
+            "ok"
+        ]
+    );
+    assert_eq!(again["offset"], Value::Null);
+
+    // Without the two items no page can fix, the repaired dataset passes.
+    let mut repaired = fixed.clone();
+    let items = repaired["items"].as_array_mut().unwrap();
+    items.retain(|i| !["Figure 99.1", "Figure 1"].contains(&i["figure_ref"].as_str().unwrap()));
+    let repaired_path = dir.path().join("repaired.json");
+    std::fs::write(&repaired_path, repaired.to_string()).unwrap();
+    let o = figeval(&[
+        "ground",
+        "--dataset",
+        repaired_path.to_str().unwrap(),
+        "--pdf",
+        octave_pdf(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn text_and_markdown_put_the_findings_first_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("planted.json");
+    std::fs::write(&path, planted().to_string()).unwrap();
+    let o = figeval(&[
+        "ground",
+        "--dataset",
+        path.to_str().unwrap(),
+        "--pdf",
+        octave_pdf(),
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let md = String::from_utf8_lossy(&o.stdout);
+    let findings = md.find("### Findings").expect(&md);
+    assert!(findings < md.find("### All items").unwrap(), "{md}");
+    assert!(md.contains("**Offset +16 pages (3 items):**"), "{md}");
+    assert!(
+        md.contains("| 2 | moved | Figure 15\\.1 | 316 | 332 | 331 | the caption of Figure 15\\.1 is on p\\.332"),
+        "{md}"
+    );
+}
+
+#[test]
+fn bad_pdfs_exit_2_with_a_message_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_pdf = dir.path().join("notes.pdf");
+    std::fs::write(&not_pdf, "plain text, not a PDF\n").unwrap();
+    let encrypted = repo_root().join("tests/fixtures/password.pdf");
+    let cases = [
+        (dir.path().join("missing.pdf"), "PDF not found"),
+        (not_pdf, "is not a readable PDF"),
+        (encrypted, "is encrypted and needs a password"),
+    ];
+    for (pdf, message) in &cases {
+        for command in ["ground", "captions"] {
+            let mut args = vec![command, "--pdf", pdf.to_str().unwrap()];
+            if command == "ground" {
+                args.extend(["--dataset", OCTAVE_DATASET]);
+            }
+            let o = figeval(&args);
+            assert_eq!(o.status.code(), Some(2), "{command} {pdf:?}");
+            assert!(
+                stderr(&o).contains(message),
+                "{command} {pdf:?}: {}",
+                stderr(&o)
+            );
+            assert!(o.stdout.is_empty(), "no partial output for {pdf:?}");
+        }
+    }
+}
+
+#[test]
+fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.json");
+    std::fs::copy(repo_root().join(OCTAVE_DATASET), &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&path, &link).unwrap();
+    for out in [&path, &link] {
+        let o = figeval(&[
+            "ground",
+            "--dataset",
+            path.to_str().unwrap(),
+            "--pdf",
+            octave_pdf(),
+            "--write-fixed",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("never rewrites a dataset in place"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
