@@ -15,6 +15,7 @@ import { existsSync, readFileSync, mkdtempSync, writeFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -131,10 +132,13 @@ export function searchBody(query, pages, kind = 'text') {
   };
 }
 
-/** Starts refsearch over the Octave manual on 127.0.0.1:0. Returns { url, stop }. */
-export function startRefsearch(extra = []) {
+/**
+ * Starts refsearch over the Octave manual on 127.0.0.1:0, figures on unless `figures: 'off'`
+ * (the notes are given either way). Returns { url, stop }.
+ */
+export function startRefsearch(extra = [], { figures = 'on' } = {}) {
   const args = ['--pdf', OCTAVE_PDF, '--corpus-id', 'octave-manual', '--listen', '127.0.0.1:0',
-    '--figures', 'on', '--figure-notes', OCTAVE_NOTES, ...extra];
+    '--figures', figures, '--figure-notes', OCTAVE_NOTES, ...extra];
   const child = spawn(REFSEARCH_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const stop = () => new Promise((resolve) => {
@@ -185,6 +189,24 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
   });
+}
+
+/**
+ * Serves dist/ and launches Chromium before the file's tests (unless `skip`), and stops both
+ * after them. Returns an object whose `site` and `browser` are set once they run.
+ */
+export function appHarness(skip) {
+  const h = {};
+  before(async () => {
+    if (skip) return;
+    h.site = await serveDist();
+    h.browser = await launch();
+  });
+  after(async () => {
+    await h.browser?.close();
+    await h.site?.stop();
+  });
+  return h;
 }
 
 /**

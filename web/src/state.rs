@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use figeval::share::Link;
 use figeval::{Dataset, Report};
 use yew::Reducible;
 
@@ -203,6 +204,9 @@ pub struct AppState {
     pub before: Option<OpenReport>,
     /// The comparison's change.
     pub after: Option<OpenReport>,
+    /// Reports a `#compare=` link held beyond the first two, in order: the view compares the
+    /// first two and its share link carries them all.
+    pub compare_rest: Rc<Vec<OpenReport>>,
 }
 
 /// Something that happened.
@@ -298,7 +302,7 @@ pub enum Action {
         /// Its text.
         text: String,
     },
-    /// The page was opened with (or navigated to) a `#report=` fragment.
+    /// The page was opened with (or navigated to) a `#report=` or `#compare=` fragment.
     OpenShareLink(String),
     /// Put a report in a comparison slot: a file's text, or the current report when `None`.
     SetCompare {
@@ -348,6 +352,7 @@ impl AppState {
             banner: None,
             before: None,
             after: None,
+            compare_rest: Rc::new(Vec::new()),
         };
         s.set_dataset(&format!("bundled: {}", first.file), first.text.into());
         s
@@ -601,10 +606,20 @@ impl AppState {
                 }
                 Err(e) => self.banner(&format!("{name} is not a figeval report"), e),
             },
-            Action::OpenShareLink(fragment) => match figeval::share::decode_fragment(&fragment) {
-                Ok(r) => {
+            Action::OpenShareLink(fragment) => match figeval::share::decode_link(&fragment) {
+                Ok(Link::Report(r)) => {
                     self.banner = None;
-                    self.show_report(OpenReport::new("share link", r), None);
+                    self.show_report(OpenReport::new("share link", *r), None);
+                }
+                Ok(Link::Compare(reports)) => {
+                    self.banner = None;
+                    let mut opened = reports
+                        .into_iter()
+                        .map(|n| OpenReport::new(&n.name, n.report));
+                    self.before = opened.next();
+                    self.after = opened.next();
+                    self.compare_rest = Rc::new(opened.collect());
+                    self.view = View::Compare;
                 }
                 Err(e) => self.banner("This share link cannot be opened", e.to_string()),
             },
@@ -858,6 +873,51 @@ mod tests {
         let fragment = figeval::share::fragment(&report).unwrap();
         let opened = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
         assert_eq!(*opened.report.unwrap().report, *report);
+    }
+
+    fn scored(pages: &[(u32, u32)]) -> Report {
+        let text: String = dataset()
+            .items
+            .iter()
+            .map(|it| body(&it.question, pages).to_string() + "\n")
+            .collect();
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(text))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        (*s.report.unwrap().report).clone()
+    }
+
+    #[test]
+    fn a_compare_link_opens_the_compare_view_on_its_first_two_reports_and_keeps_the_rest() {
+        let (a, b, c) = (scored(&[(4, 4)]), scored(&[(9, 9)]), scored(&[(2, 2)]));
+        let fragment =
+            figeval::share::compare_fragment(&[("before.json", &a), ("after.json", &b), ("c", &c)])
+                .unwrap();
+        let s = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
+        assert_eq!(s.view, View::Compare);
+        assert!(s.banner.is_none());
+        let before = s.before.unwrap();
+        let after = s.after.unwrap();
+        assert_eq!((&*before.name, &*before.report), ("before.json", &a));
+        assert_eq!((&*after.name, &*after.report), ("after.json", &b));
+        assert_eq!(s.compare_rest.len(), 1);
+        assert_eq!(*s.compare_rest[0].report, c);
+        assert!(s.report.is_none(), "the report view is left alone");
+    }
+
+    #[test]
+    fn a_corrupt_compare_link_shows_a_message_and_keeps_the_comparison() {
+        let (a, b) = (scored(&[(4, 4)]), scored(&[(9, 9)]));
+        let good = figeval::share::compare_fragment(&[("a", &a), ("b", &b)]).unwrap();
+        let s = AppState::default()
+            .apply(Action::OpenShareLink(format!("#{good}")))
+            .apply(Action::OpenShareLink("#compare=%%%".into()));
+        let banner = s.banner.unwrap();
+        assert_eq!(banner.title, "This share link cannot be opened");
+        assert!(banner.detail.contains("not base64url"), "{}", banner.detail);
+        assert_eq!(&*s.before.unwrap().name, "a");
     }
 
     #[test]

@@ -29,7 +29,7 @@
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
-//! - [`share`]: the share-link codec (`#report=`, contract §10.2).
+//! - [`share`]: the share-link codec (`#report=` and `#compare=`, contract §10.2).
 //! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
 //! - [`caption`]: figure and table captions and mentions in page text; the caption index.
 //! - [`ground`]: the ground check of a dataset against its document's page texts.

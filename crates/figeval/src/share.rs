@@ -1,31 +1,39 @@
 //! The share-link codec (contract §10.2).
 //!
 //! A report travels in a URL fragment, `#report=<base64url without padding of the raw DEFLATE
-//! of the report's compact JSON>`. Fragments never reach a server, so the report never leaves
-//! the browser. Decoding refuses an encoded fragment over 1 MiB and an inflated report over
-//! 16 MiB, so a crafted link (a DEFLATE bomb) cannot exhaust memory.
+//! of the report's compact JSON>`. A comparison travels the same way as `#compare=`, whose JSON
+//! is `{"reports": [{"name": ..., "report": {...}}, ...]}`: an ordered list of two or more
+//! named reports, the first being the baseline. Fragments never reach a server, so the reports
+//! never leave the browser. Decoding refuses an encoded fragment over 1 MiB and an inflated
+//! payload over 16 MiB (for a comparison, all its reports together), so a crafted link (a
+//! DEFLATE bomb) cannot exhaust memory.
 
 use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
+use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 
 /// The largest encoded fragment accepted (1 MiB).
 pub const MAX_ENCODED_BYTES: usize = 1 << 20;
-/// The largest inflated report accepted (16 MiB).
+/// The largest inflated payload accepted (16 MiB).
 pub const MAX_INFLATED_BYTES: usize = 16 << 20;
-/// The fragment key.
+/// The fragment key of a report link.
 pub const FRAGMENT_PREFIX: &str = "report=";
+/// The fragment key of a comparison link.
+pub const COMPARE_PREFIX: &str = "compare=";
+/// The fewest reports a comparison link holds.
+pub const MIN_COMPARED: usize = 2;
 
 /// Why a share link cannot be made or opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShareError {
-    /// The fragment does not start with `report=`.
+    /// The fragment starts with neither `report=` nor `compare=`.
     NotAReportLink,
-    /// The encoded report is over [`MAX_ENCODED_BYTES`].
+    /// The encoded payload is over [`MAX_ENCODED_BYTES`].
     TooLarge {
         /// Its size in bytes.
         bytes: usize,
@@ -34,19 +42,28 @@ pub enum ShareError {
     NotBase64(String),
     /// The bytes are not raw DEFLATE.
     NotDeflate(String),
-    /// The report inflates to more than [`MAX_INFLATED_BYTES`].
+    /// The payload inflates to more than [`MAX_INFLATED_BYTES`].
     InflatesTooLarge,
     /// The inflated text is not a report.
     NotAReport(String),
+    /// The inflated text of a `compare=` link is not a comparison.
+    NotAComparison(String),
+    /// A comparison of fewer than [`MIN_COMPARED`] reports.
+    TooFewReports {
+        /// How many it holds.
+        count: usize,
+    },
 }
 
 impl fmt::Display for ShareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ShareError::NotAReportLink => f.write_str("the link holds no report (no #report=)"),
+            ShareError::NotAReportLink => {
+                f.write_str("the link holds no report (no #report= or #compare=)")
+            }
             ShareError::TooLarge { bytes } => write!(
                 f,
-                "the report is too large for a link ({bytes} bytes encoded; the limit is {} bytes): share the report file instead",
+                "the data is too large for a link ({bytes} bytes encoded; the limit is {} bytes): share the report files instead",
                 MAX_ENCODED_BYTES
             ),
             ShareError::NotBase64(e) => write!(f, "the link is damaged: not base64url ({e})"),
@@ -55,20 +72,65 @@ impl fmt::Display for ShareError {
             }
             ShareError::InflatesTooLarge => write!(
                 f,
-                "the link's report inflates to more than {} bytes and was refused",
+                "the link's data inflates to more than {} bytes and was refused",
                 MAX_INFLATED_BYTES
             ),
             ShareError::NotAReport(e) => write!(f, "the link does not hold a figeval report: {e}"),
+            ShareError::NotAComparison(e) => {
+                write!(f, "the link does not hold a figeval comparison: {e}")
+            }
+            ShareError::TooFewReports { count } => write!(
+                f,
+                "a comparison link holds at least {MIN_COMPARED} reports, this one {count}"
+            ),
         }
     }
 }
 
 impl std::error::Error for ShareError {}
 
-/// Encodes a report as the value of the fragment's `report=` (without the prefix).
-pub fn encode(report: &Report) -> Result<String, ShareError> {
-    let json = serde_json::to_vec(report).expect("a report always serializes");
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+/// One report of a comparison link, with the name it had in the page (a file name,
+/// `current report`, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedReport {
+    /// What the report was called.
+    pub name: String,
+    /// The report.
+    pub report: Report,
+}
+
+/// What a share link holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Link {
+    /// `#report=`: one report.
+    Report(Box<Report>),
+    /// `#compare=`: two or more reports in order, the first being the baseline.
+    Compare(Vec<NamedReport>),
+}
+
+/// The JSON of a comparison link, borrowed for encoding.
+#[derive(Serialize)]
+struct ComparisonOut<'a> {
+    reports: Vec<NamedOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct NamedOut<'a> {
+    name: &'a str,
+    report: &'a Report,
+}
+
+/// The JSON of a comparison link, read.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComparisonIn {
+    reports: Vec<NamedReport>,
+}
+
+/// DEFLATE, then base64url, within [`MAX_ENCODED_BYTES`].
+fn pack(json: &[u8]) -> Result<String, ShareError> {
+    let deflated = miniz_oxide::deflate::compress_to_vec(json, 9);
     let encoded = URL_SAFE_NO_PAD.encode(deflated);
     if encoded.len() > MAX_ENCODED_BYTES {
         return Err(ShareError::TooLarge {
@@ -76,6 +138,32 @@ pub fn encode(report: &Report) -> Result<String, ShareError> {
         });
     }
     Ok(encoded)
+}
+
+/// base64url, then inflate, within both limits, to UTF-8 text; `not_text` words a payload
+/// that is not UTF-8 as the kind of link it is.
+fn unpack(encoded: &str, not_text: fn(String) -> ShareError) -> Result<String, ShareError> {
+    if encoded.len() > MAX_ENCODED_BYTES {
+        return Err(ShareError::TooLarge {
+            bytes: encoded.len(),
+        });
+    }
+    let deflated = URL_SAFE_NO_PAD
+        .decode(encoded.trim())
+        .map_err(|e| ShareError::NotBase64(e.to_string()))?;
+    let json = decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
+        if e.status == TINFLStatus::HasMoreOutput {
+            ShareError::InflatesTooLarge
+        } else {
+            ShareError::NotDeflate(format!("{:?}", e.status))
+        }
+    })?;
+    String::from_utf8(json).map_err(|e| not_text(format!("not UTF-8 text ({})", e.utf8_error())))
+}
+
+/// Encodes a report as the value of the fragment's `report=` (without the prefix).
+pub fn encode(report: &Report) -> Result<String, ShareError> {
+    pack(&serde_json::to_vec(report).expect("a report always serializes"))
 }
 
 /// The whole fragment for a report: `report=<encoded>`.
@@ -94,24 +182,55 @@ pub fn decode_fragment(fragment: &str) -> Result<Report, ShareError> {
 
 /// Decodes the encoded value (without `report=`) into a report, within the limits.
 pub fn decode(encoded: &str) -> Result<Report, ShareError> {
-    if encoded.len() > MAX_ENCODED_BYTES {
-        return Err(ShareError::TooLarge {
-            bytes: encoded.len(),
+    let text = unpack(encoded, ShareError::NotAReport)?;
+    Report::parse(&text).map_err(ShareError::NotAReport)
+}
+
+/// Encodes named reports, in order (the first is the baseline), as the value of the
+/// fragment's `compare=` (without the prefix).
+pub fn encode_compare(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
+    if reports.len() < MIN_COMPARED {
+        return Err(ShareError::TooFewReports {
+            count: reports.len(),
         });
     }
-    let deflated = URL_SAFE_NO_PAD
-        .decode(encoded.trim())
-        .map_err(|e| ShareError::NotBase64(e.to_string()))?;
-    let json = decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
-        if e.status == TINFLStatus::HasMoreOutput {
-            ShareError::InflatesTooLarge
-        } else {
-            ShareError::NotDeflate(format!("{:?}", e.status))
-        }
+    let out = ComparisonOut {
+        reports: reports
+            .iter()
+            .map(|&(name, report)| NamedOut { name, report })
+            .collect(),
+    };
+    pack(&serde_json::to_vec(&out).expect("a comparison always serializes"))
+}
+
+/// The whole fragment for a comparison: `compare=<encoded>`.
+pub fn compare_fragment(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
+    Ok(format!("{COMPARE_PREFIX}{}", encode_compare(reports)?))
+}
+
+/// Decodes the encoded value (without `compare=`) into its reports, in order, within the
+/// limits.
+pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
+    let text = unpack(encoded, ShareError::NotAComparison)?;
+    let parsed: ComparisonIn = serde_json::from_str(&text).map_err(|e| {
+        ShareError::NotAComparison(format!("line {}, column {}: {e}", e.line(), e.column()))
     })?;
-    let text = std::str::from_utf8(&json)
-        .map_err(|e| ShareError::NotAReport(format!("not UTF-8 text ({e})")))?;
-    Report::parse(text).map_err(ShareError::NotAReport)
+    if parsed.reports.len() < MIN_COMPARED {
+        return Err(ShareError::TooFewReports {
+            count: parsed.reports.len(),
+        });
+    }
+    Ok(parsed.reports)
+}
+
+/// Decodes either kind of fragment (`#report=...` or `#compare=...`, the `#` optional).
+pub fn decode_link(fragment: &str) -> Result<Link, ShareError> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    if let Some(encoded) = f.strip_prefix(COMPARE_PREFIX) {
+        decode_compare(encoded).map(Link::Compare)
+    } else {
+        decode_fragment(f).map(|r| Link::Report(Box::new(r)))
+    }
 }
 
 #[cfg(test)]
@@ -178,5 +297,131 @@ mod tests {
             decode(&long).unwrap_err(),
             ShareError::TooLarge { .. }
         ));
+    }
+
+    fn other() -> Report {
+        let mut r = report();
+        r.corpus_id = "other".into();
+        r
+    }
+
+    fn deflated(json: &str) -> String {
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+    }
+
+    #[test]
+    fn a_comparison_round_trips_through_a_link_in_order_with_its_names() {
+        let (a, b, c) = (report(), other(), report());
+        let f = compare_fragment(&[("before.json", &a), ("après <b>", &b), ("third", &c)]).unwrap();
+        assert!(f.starts_with("compare="));
+        assert!(f[8..]
+            .bytes()
+            .all(|x| x.is_ascii_alphanumeric() || x == b'-' || x == b'_'));
+        let Link::Compare(reports) = decode_link(&format!("#{f}")).unwrap() else {
+            panic!("a compare link decodes as a comparison");
+        };
+        let names: Vec<&str> = reports.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["before.json", "après <b>", "third"]);
+        assert_eq!(reports[0].report, a);
+        assert_eq!(reports[1].report, b);
+        assert_eq!(reports[2].report, c);
+    }
+
+    #[test]
+    fn a_comparison_link_is_json_of_named_reports_under_the_same_codec() {
+        let (a, b) = (report(), other());
+        let encoded = encode_compare(&[("a", &a), ("b", &b)]).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&encoded).unwrap();
+        let json = miniz_oxide::inflate::decompress_to_vec(&raw).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"reports": [
+                {"name": "a", "report": serde_json::to_value(&a).unwrap()},
+                {"name": "b", "report": serde_json::to_value(&b).unwrap()},
+            ]})
+        );
+    }
+
+    #[test]
+    fn decode_link_reads_a_report_link_as_one_report() {
+        let r = report();
+        assert_eq!(
+            decode_link(&fragment(&r).unwrap()).unwrap(),
+            Link::Report(Box::new(r))
+        );
+        assert_eq!(
+            decode_link("#other=1").unwrap_err(),
+            ShareError::NotAReportLink
+        );
+    }
+
+    #[test]
+    fn a_comparison_of_fewer_than_two_reports_is_neither_made_nor_opened() {
+        let r = report();
+        assert_eq!(
+            encode_compare(&[("only", &r)]).unwrap_err(),
+            ShareError::TooFewReports { count: 1 }
+        );
+        let one = format!(
+            r#"{{"reports": [{{"name": "only", "report": {}}}]}}"#,
+            serde_json::to_string(&r).unwrap()
+        );
+        assert_eq!(
+            decode_compare(&deflated(&one)).unwrap_err(),
+            ShareError::TooFewReports { count: 1 }
+        );
+        assert_eq!(
+            decode_compare(&deflated(r#"{"reports": []}"#)).unwrap_err(),
+            ShareError::TooFewReports { count: 0 }
+        );
+    }
+
+    #[test]
+    fn damaged_comparison_links_give_messages_that_say_what_is_wrong() {
+        assert!(matches!(
+            decode_link("#compare=***").unwrap_err(),
+            ShareError::NotBase64(_)
+        ));
+        assert!(matches!(
+            decode_link("#compare=AAAA").unwrap_err(),
+            ShareError::NotDeflate(_) | ShareError::NotAComparison(_)
+        ));
+        // A report link's payload is not a comparison.
+        let report_payload = encode(&report()).unwrap();
+        let err = decode_compare(&report_payload).unwrap_err();
+        assert!(matches!(err, ShareError::NotAComparison(_)), "{err}");
+        assert!(err.to_string().contains("unknown field"), "{err}");
+        // A damaged report inside names where it is.
+        let bad =
+            deflated(r#"{"reports": [{"name": "a", "report": {"corpus_id": 1}}, {"name": "b"}]}"#);
+        let err = decode_compare(&bad).unwrap_err().to_string();
+        assert!(
+            err.starts_with("the link does not hold a figeval comparison: line 1, column "),
+            "{err}"
+        );
+        let not_text =
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&[0xff, 0xfe], 9));
+        assert!(matches!(
+            decode_compare(&not_text).unwrap_err(),
+            ShareError::NotAComparison(e) if e.starts_with("not UTF-8")
+        ));
+    }
+
+    #[test]
+    fn comparison_links_have_the_size_limits_of_report_links() {
+        let long = "A".repeat(MAX_ENCODED_BYTES + 1);
+        assert_eq!(
+            decode_link(&format!("#compare={long}")).unwrap_err(),
+            ShareError::TooLarge {
+                bytes: MAX_ENCODED_BYTES + 1
+            }
+        );
+        let zeros = vec![b' '; MAX_INFLATED_BYTES + 1];
+        let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&zeros, 9));
+        assert_eq!(
+            decode_compare(&bomb).unwrap_err(),
+            ShareError::InflatesTooLarge
+        );
     }
 }

@@ -18,10 +18,11 @@ use crate::format;
 use crate::runner::{self, Job, RunHandle};
 use crate::state::{Action, AppState, RunStatus, View};
 
-/// Opens the report in a `#report=` fragment, when the page has one.
+/// Opens the report of a `#report=` fragment or the comparison of a `#compare=` one, when the
+/// page has one.
 fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
     if let Some(f) = browser::fragment() {
-        if f.starts_with("#report=") {
+        if f.starts_with("#report=") || f.starts_with("#compare=") {
             dispatch.dispatch(Action::OpenShareLink(f));
         }
     }
@@ -163,7 +164,7 @@ pub fn app() -> Html {
                                 dispatch={state.dispatcher()} />
                 </div>
                 <div class="page" hidden={state.view != View::Compare}>
-                    <CompareView before={state.before.clone()} after={state.after.clone()}
+                    <CompareView before={state.before.clone()} after={state.after.clone()} rest={state.compare_rest.clone()}
                                  has_current={state.report.is_some()} dispatch={state.dispatcher()} />
                 </div>
             </main>

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
+use crate::components::share_panel::SharePanel;
 use crate::format;
 use crate::state::{Action, AppState, OpenReport, Slot};
 
@@ -19,6 +20,8 @@ pub struct CompareViewProps {
     pub before: Option<OpenReport>,
     /// The change.
     pub after: Option<OpenReport>,
+    /// Reports a `#compare=` link held beyond the first two (kept in the share link).
+    pub rest: std::rc::Rc<Vec<OpenReport>>,
     /// Whether a report is on show (it can fill a slot).
     pub has_current: bool,
     /// Where actions go.
@@ -208,7 +211,20 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                         disabled={props.before.is_none() && props.after.is_none()}>{ "⇄" }</button>
                 { slot_card(Slot::After, &props.after, props.has_current, &props.dispatch) }
             </div>
-            if let Some(c) = &*result {
+            if let (Some(c), Some(b), Some(a)) = (&*result, &props.before, &props.after) {
+                <section class="card" data-testid="compare-share">
+                    <h2>{ "Share this comparison" }</h2>
+                    if !props.rest.is_empty() {
+                        <p class="note">{ format!(
+                            "The link that opened this comparison holds {} reports: the first two are compared here, and the share link keeps all of them.",
+                            props.rest.len() + 2) }</p>
+                    }
+                    <SharePanel testid="compare-" reports={
+                        [b, a].into_iter().chain(props.rest.iter())
+                            .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
+                            .collect::<Vec<_>>()
+                    } />
+                </section>
                 { comparison(c) }
             } else {
                 <p class="muted">{ "Open two reports of the same dataset (files, or the current report) to compare them." }</p>

@@ -112,7 +112,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     <button data-testid="compare-as-before" onclick={compare_as(Slot::Before)}>{ "Compare: use as before" }</button>
                     <button data-testid="compare-as-after" onclick={compare_as(Slot::After)}>{ "Compare: use as after" }</button>
                 </div>
-                <SharePanel report={report.clone()} />
+                <SharePanel reports={vec![(AttrValue::from(open.name.clone()), report.clone())]} />
             </section>
             <section class="card" aria-labelledby="groups-h">
                 <h2 id="groups-h">{ "By group" }</h2>

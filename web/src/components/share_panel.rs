@@ -1,5 +1,5 @@
-//! Sharing a report as a link: `#report=` holds the report itself (figeval::share), so it
-//! never leaves the browser until the link is pasted somewhere.
+//! Sharing as a link: `#report=` holds one report, `#compare=` the reports of a comparison
+//! (figeval::share), so nothing leaves the browser until the link is pasted somewhere.
 
 use figeval::Report;
 use yew::prelude::*;
@@ -11,50 +11,72 @@ use crate::shared::Shared;
 /// Props of [`SharePanel`].
 #[derive(Properties, PartialEq)]
 pub struct SharePanelProps {
-    /// The report.
-    pub report: Shared<Report>,
+    /// What the link carries: one report (a `#report=` link), or the reports of a comparison
+    /// in order, the baseline first, with their names (a `#compare=` link).
+    pub reports: Vec<(AttrValue, Shared<Report>)>,
+    /// Prefix of the test ids: `""` gives `share-link`, `"compare-"` gives `compare-share-link`.
+    #[prop_or_default]
+    pub testid: AttrValue,
 }
 
-/// Reports with more items than this get their link on request: compressing a large report
-/// takes seconds in the page (and one of more than a few thousand items does not fit in a link
-/// anyway), so it must not hold up the report's first paint.
+/// Links over more items than this are made on request: compressing a large report takes
+/// seconds in the page (and one of more than a few thousand items does not fit in a link
+/// anyway), so it must not hold up the view's first paint.
 pub const EAGER_MAX_ITEMS: usize = 1_000;
+
+/// The link (a `#report=` link for one report, `#compare=` for more), or why there is none.
+fn make_link(
+    reports: &[(AttrValue, Shared<Report>)],
+) -> Result<String, figeval::share::ShareError> {
+    let fragment = match reports {
+        [(_, one)] => figeval::share::fragment(one)?,
+        many => {
+            let named: Vec<(&str, &Report)> =
+                many.iter().map(|(n, r)| (n.as_str(), &**r)).collect();
+            figeval::share::compare_fragment(&named)?
+        }
+    };
+    Ok(format!("{}#{fragment}", browser::page_address()))
+}
 
 /// The link, its copy button, or why there is none.
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
-    // The report whose link was asked for (large reports only).
-    let requested = use_state(|| None::<Shared<Report>>);
-    let making = use_state(|| None::<Shared<Report>>);
-    let items = props.report.per_item.len();
-    let wanted = items <= EAGER_MAX_ITEMS || requested.as_ref() == Some(&props.report);
-    let link = use_memo((props.report.clone(), wanted), |(r, wanted)| {
-        wanted.then(|| {
-            figeval::share::fragment(r).map(|f| format!("{}#{f}", browser::page_address()))
-        })
+    let id = |name: &str| format!("{}{name}", props.testid);
+    // The reports whose link was asked for (large ones only), and those being compressed.
+    let requested = use_state(|| None::<Vec<(AttrValue, Shared<Report>)>>);
+    let making = use_state(|| None::<Vec<(AttrValue, Shared<Report>)>>);
+    let items: usize = props.reports.iter().map(|(_, r)| r.per_item.len()).sum();
+    let wanted = items <= EAGER_MAX_ITEMS || requested.as_ref() == Some(&props.reports);
+    let link = use_memo((props.reports.clone(), wanted), |(r, wanted)| {
+        wanted.then(|| make_link(r))
     });
     let copied = use_state(|| false);
+    let (what, holder) = match props.reports.len() {
+        1 => ("The whole report is".to_string(), "This report has"),
+        n => (format!("All {n} reports are"), "These reports have"),
+    };
     let Some(link) = &*link else {
-        let busy = making.as_ref() == Some(&props.report);
+        let busy = making.as_ref() == Some(&props.reports);
         let make = {
-            let report = props.report.clone();
+            let reports = props.reports.clone();
             let requested = requested.clone();
             let making = making.clone();
             Callback::from(move |_: MouseEvent| {
                 // Say so first, then compress once the browser has painted the message.
-                making.set(Some(report.clone()));
-                let report = report.clone();
+                making.set(Some(reports.clone()));
+                let reports = reports.clone();
                 let requested = requested.clone();
-                gloo_timers::callback::Timeout::new(30, move || requested.set(Some(report)))
+                gloo_timers::callback::Timeout::new(30, move || requested.set(Some(reports)))
                     .forget();
             })
         };
         return html! {
             <div class="share">
-                <button type="button" data-testid="make-share-link" onclick={make} disabled={busy}>
+                <button type="button" data-testid={id("make-share-link")} onclick={make} disabled={busy}>
                     { if busy { "Making the share link…" } else { "Make a share link" } }</button>
                 <p class="muted small full">{ format!(
-                    "This report has {} items: its link is made on request (it takes a moment, and a link holds at most {} KiB compressed — share the report file when it is larger).",
+                    "{holder} {} items: the link is made on request (it takes a moment, and a link holds at most {} KiB compressed — share the report files when they are larger).",
                     format::count(items), figeval::share::MAX_ENCODED_BYTES / 1024) }</p>
             </div>
         };
@@ -72,23 +94,23 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             html! {
                 <div class="share">
                     <label class="grow">{ "Share link" }
-                        <input type="text" readonly=true data-testid="share-link" value={url.clone()}
+                        <input type="text" readonly=true data-testid={id("share-link")} value={url.clone()}
                                onfocus={Callback::from(|e: FocusEvent| {
                                    let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                                    input.select();
                                })} />
                     </label>
-                    <button type="button" onclick={copy} data-testid="copy-share-link">
+                    <button type="button" onclick={copy} data-testid={id("copy-share-link")}>
                         { if *copied { "Copied" } else { "Copy" } }</button>
-                    <a href={url.clone()} target="_blank" rel="noopener noreferrer" data-testid="share-anchor">{ "Open" }</a>
+                    <a href={url.clone()} target="_blank" rel="noopener noreferrer" data-testid={id("share-anchor")}>{ "Open" }</a>
                     <p class="muted small full">{ format!(
-                        "The whole report is in the link's #fragment ({} characters), which browsers never send to a server.",
+                        "{what} in the link's #fragment ({} characters), which browsers never send to a server.",
                         url.len()) }</p>
                 </div>
             }
         }
         Err(e) => html! {
-            <p class="field-error" data-testid="share-error">{ e.to_string() }</p>
+            <p class="field-error" data-testid={id("share-error")}>{ e.to_string() }</p>
         },
     }
 }
