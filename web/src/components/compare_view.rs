@@ -113,11 +113,11 @@ fn scope_card(s: &ScopeComparison) -> Html {
         };
         html! {
             <tr data-metric={m.metric.name()} class={classes!(m.regressed.then_some("regressed"), (m.metric == Metric::PageHitAt3).then_some("headline"))}>
-                <th scope="row"><code>{ m.metric.name() }</code></th>
+                <th scope="row"><code>{ m.metric.name() }</code>
+                    if m.regressed { <span class="badge miss">{ "regressed" }</span> }</th>
                 <td class="num">{ format::rate(m.before) }{ " " }<span class="hits">{ format!("({})", m.before_hits) }</span></td>
                 <td class="num">{ format::rate(m.after) }{ " " }<span class="hits">{ format!("({})", m.after_hits) }</span></td>
-                <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }
-                    if m.regressed { <span class="badge miss">{ "regressed" }</span> }</td>
+                <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }</td>
                 <td class="num gained">{ format::count_with_sign(m.gained.len(), '+') }</td>
                 <td class="num lost">{ format::count_with_sign(m.lost.len(), '−') }</td>
                 <td class="num" title="exact two-sided McNemar p-value on (gained, lost)">{ format::p_value(m.p_value) }</td>

@@ -1,0 +1,131 @@
+// Every table of the report and compare views fits its card or scrolls inside it, in a
+// 1280-pixel and a 390-pixel wide window, with the Octave eval's figures-off and figures-on
+// reports (from refsearch and `figeval run`) open: at 1280 px no table needs scrolling, and at
+// either width no cell is cut off.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  OCTAVE_DATASET, missing, serveDist, launch, figevalReport, startRefsearch, scratch,
+} from './support.mjs';
+
+const skip = missing({ figeval: true, refsearch: true }) || false;
+let site, browser, tmp;
+const reports = {};
+
+before(async () => {
+  if (skip) return;
+  site = await serveDist();
+  browser = await launch();
+  tmp = scratch();
+  // The demo's pair: the same refsearch command but for --figures.
+  await Promise.all(['off', 'on'].map(async (figures) => {
+    const dep = await startRefsearch([], { figures });
+    try {
+      reports[figures] = `${tmp.dir}/octave-figures-${figures}.json`;
+      await figevalReport(['run', '--base-url', dep.url, '--dataset', OCTAVE_DATASET, '--out', reports[figures]]);
+    } finally {
+      await dep.stop();
+    }
+  }));
+});
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+  tmp?.remove();
+});
+
+/**
+ * Problems with the visible tables under `root`, as sentences. A table must sit in a
+ * `.table-wrap` that lies inside its card; no cell's content may overflow the cell; when the
+ * window is `wide`, the wrapper must not need to scroll (every cell inside the card); otherwise
+ * a wrapper that scrolls must be able to bring its last cells into view. The page itself must
+ * never scroll sideways.
+ */
+function tableProblems(page, root, wide) {
+  return page.$eval(root, (el, isWide) => {
+    const problems = [];
+    const box = (e) => e.getBoundingClientRect();
+    const tables = [...el.querySelectorAll('table')].filter((t) => t.offsetParent !== null);
+    if (tables.length === 0) problems.push('no visible table');
+    tables.forEach((table, i) => {
+      const name = `${table.className || 'table'} #${i + 1}`;
+      const wrap = table.closest('.table-wrap');
+      const card = table.closest('.card');
+      if (!wrap || !card) {
+        problems.push(`${name}: not in a .table-wrap inside a .card`);
+        return;
+      }
+      const [w, c] = [box(wrap), box(card)];
+      if (w.left < c.left - 1 || w.right > c.right + 1) {
+        problems.push(`${name}: its scroll container (${w.left}–${w.right}) leaves its card (${c.left}–${c.right})`);
+      }
+      const cells = [...table.querySelectorAll('th, td')];
+      for (const cell of cells) {
+        if (cell.scrollWidth > cell.clientWidth + 1) {
+          problems.push(`${name}: the cell "${cell.textContent.trim().slice(0, 30)}" cuts its content (${cell.scrollWidth} > ${cell.clientWidth})`);
+        }
+      }
+      const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+      if (isWide && scrolls) {
+        const cut = cells.filter((cell) => box(cell).right > w.right + 1);
+        problems.push(`${name}: needs ${wrap.scrollWidth - wrap.clientWidth} px of scrolling; ${cut.length} cells are cut off, the first "${cut[0]?.textContent.trim().slice(0, 30)}"`);
+      }
+      if (scrolls) {
+        if (!['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX)) {
+          problems.push(`${name}: overflows a container that does not scroll`);
+        }
+        wrap.scrollLeft = wrap.scrollWidth;
+        const end = box(wrap).right;
+        const unreachable = cells.filter((cell) => box(cell).right > end + 1);
+        if (unreachable.length) problems.push(`${name}: ${unreachable.length} cells stay cut off when scrolled to the end`);
+        wrap.scrollLeft = 0;
+      }
+    });
+    const page = document.documentElement;
+    if (page.scrollWidth > window.innerWidth) {
+      problems.push(`the page scrolls sideways (${page.scrollWidth} px in a ${window.innerWidth} px window)`);
+    }
+    return problems;
+  }, wide);
+}
+
+async function openAt(width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(site.url);
+  await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
+  return page;
+}
+
+for (const width of [1280, 390]) {
+  const wide = width >= 1280;
+
+  test(`the report view's tables fit their cards at ${width} px, ranked windows open`, { skip, timeout: 300_000 }, async () => {
+    const page = await openAt(width);
+    await page.setInputFiles('[data-testid=report-input]', reports.on);
+    await page.waitForSelector('[data-testid=group-table]');
+    const toggles = page.locator('[data-testid=item-toggle]');
+    for (let i = 0; i < 4; i++) await toggles.nth(i).click();
+    assert.equal(await page.locator('[data-testid=ranked-window]').count(), 4);
+    assert.deepEqual(await tableProblems(page, '[data-testid=report-view]', wide), []);
+    await page.context().close();
+  });
+
+  test(`the compare view's tables fit their cards at ${width} px, before and after swapped too`, { skip, timeout: 300_000 }, async () => {
+    const page = await openAt(width);
+    await page.click('[data-testid=tab-compare]');
+    await page.setInputFiles('[data-testid=compare-before-input]', reports.off);
+    await page.setInputFiles('[data-testid=compare-after-input]', reports.on);
+    await page.waitForSelector('[data-testid=comparison]');
+    assert.equal(await page.locator('[data-testid=compare-scope]').count(), 4);
+    const tops = await page.locator('[data-testid=compare-scope]').evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+    assert.equal(tops[0] === tops[1], wide, `the per-group cards are ${wide ? 'two' : 'one'} to a row: ${tops}`);
+    assert.deepEqual(await tableProblems(page, '[data-testid=compare-view]', wide), [], 'figures off → on');
+    // Swapped, figures on → off regresses: the regressed rows must fit too.
+    await page.click('[data-testid=compare-swap]');
+    assert.ok(await page.locator('tr.regressed').count() > 0, 'the swapped comparison has regressed rows');
+    assert.deepEqual(await tableProblems(page, '[data-testid=compare-view]', wide), [], 'figures on → off');
+    await page.context().close();
+  });
+}
