@@ -14,6 +14,7 @@ Exit status: 0 done, 2 bad input (the problems are listed on stderr).
 import argparse
 import datetime
 import json
+import math
 import os
 import sys
 import time
@@ -221,13 +222,31 @@ def score_item(item, matches, max_span):
 # ----- summary and report (§5) --------------------------------------------------------------
 
 
+Z95 = 1.959963984540054
+
+
+def wilson(hits, n):
+    """The 95% Wilson score interval, rounded like the rates; None without items."""
+    if n == 0:
+        return None
+    z2 = Z95 * Z95
+    centre = 2.0 * hits + z2
+    spread = Z95 * math.sqrt(z2 + 4.0 * hits * (n - hits) / n)
+    denom = 2.0 * (n + z2)
+    lo = 0.0 if hits == 0 else max((centre - spread) / denom, 0.0)
+    hi = 1.0 if hits == n else min((centre + spread) / denom, 1.0)
+    return [round(lo, 4), round(hi, 4)]
+
+
 def summarize(records):
+    # page_mrr_ci (a 10,000-resample bootstrap) is left out: bench-score does not compare it.
     n = len(records)
     out = {"n": n}
     for metric in METRICS:
         hits = sum(1 for r in records if r[metric])
         out[metric] = round(hits / n, 4) if n else 0.0
         out[metric + "_hits"] = hits
+        out[metric + "_ci"] = wilson(hits, n)
     rr = 0.0
     for r in records:
         rr += 1.0 / r["first_hit_rank"] if r["first_hit_rank"] is not None else 0.0

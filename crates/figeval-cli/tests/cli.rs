@@ -386,14 +386,18 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
     assert!(t.contains("page_hit_at_3 gained (2):"), "{t}");
     assert!(t.contains("How to read this:"), "{t}");
     assert!(t.contains("prose control held"), "{t}");
+    assert!(
+        t.contains("overall (n 3): no change could be significant"),
+        "{t}"
+    );
     let md = stdout(&figeval(&["compare", &b, &a, "--format", "markdown"]));
     assert!(
-        md.contains("| metric | before | after | delta | gained | lost | p |"),
+        md.contains("| metric | before | after | delta | delta 95% CI | gained | lost | p |"),
         "{md}"
     );
     assert!(
         md.contains(
-            "| **page\\_hit\\_at\\_3** | 0.3333 (1) | 1.0000 (3) | +0.6667 | 2 | 0 | 0.5000 |"
+            "| **page\\_hit\\_at\\_3** | 0.3333 (1/3; 95% CI 0.06–0.79) | 1.0000 (3/3; 95% CI 0.44–1.00) | +0.6667 | "
         ),
         "{md}"
     );
@@ -403,6 +407,9 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
     assert_eq!(overall["scope"], "overall");
     assert_eq!(overall["metrics"][0]["gained"].as_array().unwrap().len(), 2);
     assert_eq!(overall["metrics"][0]["p_value"], 0.5);
+    assert_eq!(overall["metrics"][0]["after_ci"], json!([0.4385, 1.0]));
+    assert!(overall["metrics"][0]["delta_ci"].is_array());
+    assert!(overall["min_significant_delta"].is_null());
 }
 
 #[test]

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::dataset::Group;
 use crate::report::{Report, Scope};
 use crate::score::{ItemRecord, Metric, PerMetric};
+use crate::stats::{min_significant_delta, newcombe_paired, Interval, PairedCounts};
 use crate::summary::{round4, Summary};
 
 /// The reading guide printed with every comparison.
@@ -32,10 +33,17 @@ pub struct MetricDelta {
     pub metric: Metric,
     /// The before rate.
     pub before: f64,
+    /// The before rate's 95% Wilson interval (`null` when the scope had no items before).
+    pub before_ci: Option<Interval>,
     /// The after rate.
     pub after: f64,
+    /// The after rate's 95% Wilson interval.
+    pub after_ci: Option<Interval>,
     /// `after - before`, rounded to 4 places.
     pub delta: f64,
+    /// The 95% interval of the paired difference (after − before) over the paired items:
+    /// Newcombe's square-and-add (method 10), rounded; `null` without paired items.
+    pub delta_ci: Option<Interval>,
     /// Hits before.
     pub before_hits: u64,
     /// Hits after.
@@ -55,8 +63,12 @@ pub struct MetricDelta {
 pub struct MrrDelta {
     /// Before.
     pub before: f64,
+    /// Before's bootstrap interval, as the report states it (`null` when it states none).
+    pub before_ci: Option<Interval>,
     /// After.
     pub after: f64,
+    /// After's bootstrap interval, as the report states it.
+    pub after_ci: Option<Interval>,
     /// `after - before`, rounded to 4 places.
     pub delta: f64,
 }
@@ -72,6 +84,9 @@ pub struct ScopeComparison {
     pub n_after: u64,
     /// Items present in both reports.
     pub paired: usize,
+    /// The smallest change of a rate the exact McNemar test could call significant over the
+    /// paired items (`6 / paired`, rounded); `null` under 6 pairs, where none can.
+    pub min_significant_delta: Option<f64>,
     /// One row per metric; serialized as a list in [`Metric::ALL`] order.
     pub metrics: PerMetric<MetricDelta>,
     /// `page_mrr`.
@@ -159,6 +174,9 @@ pub struct Comparison {
     pub prose_verdict: Option<String>,
     /// The reading guide.
     pub reading_guide: Vec<&'static str>,
+    /// Per scope, the smallest change that could be significant, e.g. `prose (n 7): only a
+    /// change of 0.86 or more could be significant`.
+    pub too_small_to_tell: Vec<String>,
 }
 
 impl Comparison {
@@ -283,6 +301,7 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
                 )
             }
         });
+    let too_small_to_tell = scopes.iter().map(too_small_to_tell).collect();
     Comparison {
         warnings,
         scopes,
@@ -290,6 +309,22 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         unpaired_after,
         prose_verdict,
         reading_guide: READING_GUIDE.to_vec(),
+        too_small_to_tell,
+    }
+}
+
+/// The reading guide's line on how large a change of `s` must be to be told from chance.
+fn too_small_to_tell(s: &ScopeComparison) -> String {
+    match s.min_significant_delta {
+        Some(d) => format!(
+            "{} (n {}): only a change of {d:.2} or more could be significant",
+            s.scope, s.paired
+        ),
+        None => format!(
+            "{} (n {}): no change could be significant; McNemar needs at least 6 paired items \
+             flipping the same way",
+            s.scope, s.paired
+        ),
     }
 }
 
@@ -340,18 +375,25 @@ fn scope<'a>(
 ) -> ScopeComparison {
     let metrics = PerMetric::from_fn(|m| {
         let (mut gained, mut lost) = (Vec::new(), Vec::new());
+        let mut table = PairedCounts::default();
         for (b, a) in pairs.clone() {
             match (b.hit(m), a.hit(m)) {
                 (false, true) => gained.push(a.question.clone()),
                 (true, false) => lost.push(a.question.clone()),
-                _ => {}
+                (true, true) => table.both += 1,
+                (false, false) => table.neither += 1,
             }
         }
+        table.gained = gained.len() as u64;
+        table.lost = lost.len() as u64;
         MetricDelta {
             metric: m,
             before: before.rate(m),
+            before_ci: before.ci(m),
             after: after.rate(m),
+            after_ci: after.ci(m),
             delta: round4(after.rate(m) - before.rate(m)),
+            delta_ci: newcombe_paired(table).map(Interval::rounded),
             before_hits: before.hits(m),
             after_hits: after.hits(m),
             p_value: mcnemar_p(gained.len() as u64, lost.len() as u64),
@@ -374,14 +416,18 @@ fn scope<'a>(
     } else {
         None
     };
+    let paired = pairs.clone().count();
     ScopeComparison {
         scope: name,
         n_before: before.n,
         n_after: after.n,
-        paired: pairs.clone().count(),
+        paired,
+        min_significant_delta: min_significant_delta(paired as u64),
         page_mrr: MrrDelta {
             before: before.page_mrr,
+            before_ci: before.page_mrr_ci,
             after: after.page_mrr,
+            after_ci: after.page_mrr_ci,
             delta: round4(after.page_mrr - before.page_mrr),
         },
         metrics,
@@ -499,6 +545,61 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.contains("1 only before, 1 only after")));
+    }
+
+    #[test]
+    fn a_paired_change_gets_newcombes_interval_and_the_guide_says_what_is_too_small() {
+        // The locate items make the paired table 1, 1, 7, 12 of Fagerland et al.'s example:
+        // 1 hit both times, 1 gained, 7 lost, 12 missed both times.
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for (i, (b, a)) in std::iter::repeat_n((true, true), 1)
+            .chain(std::iter::repeat_n((false, true), 1))
+            .chain(std::iter::repeat_n((true, false), 7))
+            .chain(std::iter::repeat_n((false, false), 12))
+            .enumerate()
+        {
+            before.push(record(&format!("l{i}"), Group::Locate, b));
+            after.push(record(&format!("l{i}"), Group::Locate, a));
+        }
+        for i in 0..5 {
+            before.push(record(&format!("p{i}"), Group::Prose, false));
+            after.push(record(&format!("p{i}"), Group::Prose, true));
+        }
+        let c = compare(&report(before, 5), &report(after, 5));
+        let locate = c.scope(Scope::Group(Group::Locate)).unwrap();
+        let m = locate.metric(Metric::PageHitAt3);
+        assert_eq!(
+            m.delta_ci,
+            Some(Interval {
+                lo: -0.5069,
+                hi: -0.0256
+            })
+        );
+        assert_eq!(
+            m.before_ci,
+            Some(Interval {
+                lo: 0.2075,
+                hi: 0.5912
+            })
+        );
+        assert_eq!(locate.min_significant_delta, Some(0.2857));
+        let prose = c.scope(Scope::Group(Group::Prose)).unwrap();
+        assert_eq!(prose.min_significant_delta, None);
+        assert_eq!(
+            c.too_small_to_tell,
+            [
+                "overall (n 26): only a change of 0.23 or more could be significant",
+                "locate (n 21): only a change of 0.29 or more could be significant",
+                "prose (n 5): no change could be significant; McNemar needs at least 6 paired \
+                 items flipping the same way",
+            ]
+        );
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(
+            json["scopes"][1]["metrics"][0]["delta_ci"],
+            serde_json::json!([-0.5069, -0.0256])
+        );
+        assert!(json["scopes"][2]["min_significant_delta"].is_null());
     }
 
     #[test]

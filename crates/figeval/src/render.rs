@@ -7,6 +7,7 @@ use crate::compare::{Comparison, ScopeComparison};
 use crate::ground::{Ground, ItemGround, Verdict};
 use crate::report::{Report, Scope};
 use crate::score::Metric;
+use crate::stats::Interval;
 use crate::summary::Summary;
 
 /// How many gained/lost questions a rendering lists per metric.
@@ -14,12 +15,15 @@ const LISTED: usize = 10;
 
 /// A delta with its sign to 4 places: `+0.1515`, `-0.0312`, `0.0000`.
 pub fn signed(x: f64) -> String {
+    signed_to(x, 4)
+}
+
+/// `x` with its sign to `places` decimals; zero unsigned.
+fn signed_to(x: f64, places: usize) -> String {
     if x > 0.0 {
-        format!("+{x:.4}")
-    } else if x < 0.0 {
-        format!("{x:.4}")
+        format!("+{x:.places$}")
     } else {
-        "0.0000".to_string()
+        format!("{:.places$}", if x == 0.0 { 0.0 } else { x })
     }
 }
 
@@ -32,6 +36,31 @@ pub fn p_value(p: f64) -> String {
     }
 }
 
+/// A rate with its hits and interval, as every rendering shows it:
+/// `0.9394 (31/33; 95% CI 0.80–0.98)`, or `0.0000 (0/0)` without items.
+pub fn rate_with_ci(rate: f64, hits: u64, n: u64, ci: Option<Interval>) -> String {
+    match ci {
+        Some(ci) => format!("{rate:.4} ({hits}/{n}; 95% CI {ci})"),
+        None => format!("{rate:.4} ({hits}/{n})"),
+    }
+}
+
+/// A value with its interval: `0.4167 (95% CI 0.21–0.50)`, or the value alone without one.
+pub fn value_with_ci(value: f64, ci: Option<Interval>) -> String {
+    match ci {
+        Some(ci) => format!("{value:.4} (95% CI {ci})"),
+        None => format!("{value:.4}"),
+    }
+}
+
+/// The interval of a change, signed: `-0.51 to -0.03`, `+0.02 to +0.31`; `n/a` without one.
+pub fn delta_interval(ci: Option<Interval>) -> String {
+    ci.map_or_else(
+        || "n/a".to_string(),
+        |ci| format!("{} to {}", signed_to(ci.lo, 2), signed_to(ci.hi, 2)),
+    )
+}
+
 /// A per-group summary table of a report, as plain text.
 pub fn report_text(report: &Report, label: &str) -> String {
     let mut out = String::new();
@@ -42,16 +71,16 @@ pub fn report_text(report: &Report, label: &str) -> String {
     );
     let _ = write!(out, "  {:<9} {:>4}", "group", "n");
     for m in Metric::ALL {
-        let _ = write!(out, "  {:>21}", m.name());
+        let _ = write!(out, "  {:>34}", m.name());
     }
-    let _ = writeln!(out, "  {:>8}", "page_mrr");
+    let _ = writeln!(out, "  {:>26}", "page_mrr");
     let mut row = |name: &str, s: &Summary| {
         let _ = write!(out, "  {name:<9} {:>4}", s.n);
         for m in Metric::ALL {
-            let cell = format!("{:.4} ({}/{})", s.rate(m), s.hits(m), s.n);
-            let _ = write!(out, "  {cell:>21}");
+            let cell = rate_with_ci(s.rate(m), s.hits(m), s.n, s.ci(m));
+            let _ = write!(out, "  {cell:>34}");
         }
-        let _ = writeln!(out, "  {:>8.4}", s.page_mrr);
+        let _ = writeln!(out, "  {:>26}", value_with_ci(s.page_mrr, s.page_mrr_ci));
     };
     for (g, s) in report.groups() {
         row(g.name(), s);
@@ -78,17 +107,18 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
         );
         let _ = writeln!(
             out,
-            "  {:<22} {:>7} {:>7} {:>8} {:>6} {:>5} {:>9}",
-            "metric", "before", "after", "delta", "gained", "lost", "p"
+            "  {:<22} {:>32} {:>32} {:>8} {:>16} {:>6} {:>5} {:>9}",
+            "metric", "before", "after", "delta", "delta 95% CI", "gained", "lost", "p"
         );
         for m in s.metrics.values() {
             let _ = writeln!(
                 out,
-                "  {:<22} {:>7.4} {:>7.4} {:>8} {:>6} {:>5} {:>9}{}",
+                "  {:<22} {:>32} {:>32} {:>8} {:>16} {:>6} {:>5} {:>9}{}",
                 m.metric.name(),
-                m.before,
-                m.after,
+                rate_with_ci(m.before, m.before_hits, s.n_before, m.before_ci),
+                rate_with_ci(m.after, m.after_hits, s.n_after, m.after_ci),
                 signed(m.delta),
+                delta_interval(m.delta_ci),
                 m.gained.len(),
                 m.lost.len(),
                 p_value(m.p_value),
@@ -97,10 +127,10 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
         }
         let _ = writeln!(
             out,
-            "  {:<22} {:>7.4} {:>7.4} {:>8}",
+            "  {:<22} {:>32} {:>32} {:>8}",
             "page_mrr",
-            s.page_mrr.before,
-            s.page_mrr.after,
+            value_with_ci(s.page_mrr.before, s.page_mrr.before_ci),
+            value_with_ci(s.page_mrr.after, s.page_mrr.after_ci),
             signed(s.page_mrr.delta)
         );
         if let Some(note) = &s.note {
@@ -117,6 +147,10 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
     let _ = writeln!(out, "\nHow to read this:");
     for line in &c.reading_guide {
         let _ = writeln!(out, "  - {line}");
+    }
+    let _ = writeln!(out, "  - Too small to tell (exact McNemar, p < 0.05):");
+    for line in &c.too_small_to_tell {
+        let _ = writeln!(out, "    - {line}");
     }
     out
 }
@@ -200,9 +234,9 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
         );
         let _ = writeln!(
             out,
-            "| metric | before | after | delta | gained | lost | p |"
+            "| metric | before | after | delta | delta 95% CI | gained | lost | p |"
         );
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
         for m in s.metrics.values() {
             let name = m.metric.name().replace('_', "\\_");
             let name = if m.metric == Metric::PageHitAt3 {
@@ -212,13 +246,12 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
             };
             let _ = writeln!(
                 out,
-                "| {name} | {:.4} ({}) | {:.4} ({}) | {}{} | {} | {} | {} |",
-                m.before,
-                m.before_hits,
-                m.after,
-                m.after_hits,
+                "| {name} | {} | {} | {}{} | {} | {} | {} | {} |",
+                rate_with_ci(m.before, m.before_hits, s.n_before, m.before_ci),
+                rate_with_ci(m.after, m.after_hits, s.n_after, m.after_ci),
                 signed(m.delta),
                 if m.regressed { " ⚠" } else { "" },
+                delta_interval(m.delta_ci),
                 m.gained.len(),
                 m.lost.len(),
                 p_value(m.p_value)
@@ -226,9 +259,9 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
         }
         let _ = writeln!(
             out,
-            "| page\\_mrr | {:.4} | {:.4} | {} | | | |",
-            s.page_mrr.before,
-            s.page_mrr.after,
+            "| page\\_mrr | {} | {} | {} | | | | |",
+            value_with_ci(s.page_mrr.before, s.page_mrr.before_ci),
+            value_with_ci(s.page_mrr.after, s.page_mrr.after_ci),
             signed(s.page_mrr.delta)
         );
         if let Some(note) = &s.note {
@@ -265,6 +298,10 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
     let _ = writeln!(out, "\n**How to read this**\n");
     for line in &c.reading_guide {
         let _ = writeln!(out, "- {}", markdown_escape(line));
+    }
+    let _ = writeln!(out, "- Too small to tell (exact McNemar, p < 0.05):");
+    for line in &c.too_small_to_tell {
+        let _ = writeln!(out, "  - {}", markdown_escape(line));
     }
     out
 }
@@ -488,6 +525,31 @@ mod tests {
         ]));
         assert!(ground_text(&g, "d", "p").contains("No findings"));
         assert!(ground_markdown(&g, "d", "p").contains("No findings"));
+    }
+
+    #[test]
+    fn a_rate_shows_its_hits_and_interval() {
+        let ci = Some(Interval {
+            lo: 0.8039,
+            hi: 0.9832,
+        });
+        assert_eq!(
+            rate_with_ci(0.9394, 31, 33, ci),
+            "0.9394 (31/33; 95% CI 0.80–0.98)"
+        );
+        assert_eq!(rate_with_ci(0.0, 0, 0, None), "0.0000 (0/0)");
+        let d = Some(Interval {
+            lo: -0.5069,
+            hi: -0.0256,
+        });
+        assert_eq!(delta_interval(d), "-0.51 to -0.03");
+        assert_eq!(
+            delta_interval(Some(Interval { lo: 0.0, hi: 0.3 })),
+            "0.00 to +0.30"
+        );
+        assert_eq!(delta_interval(None), "n/a");
+        assert_eq!(signed(-0.0), "0.0000");
+        assert_eq!(signed(0.1515), "+0.1515");
     }
 
     #[test]

@@ -59,6 +59,16 @@ impl Metric {
         }
     }
 
+    /// The key of the metric's 95% interval in summaries.
+    pub fn ci_name(self) -> &'static str {
+        match self {
+            Metric::PageHitAt3 => "page_hit_at_3_ci",
+            Metric::PageHitAt5 => "page_hit_at_5_ci",
+            Metric::PrecisePageHitAt3 => "precise_page_hit_at_3_ci",
+            Metric::FigureChunkAt3 => "figure_chunk_at_3_ci",
+        }
+    }
+
     /// The metric with this report key.
     pub fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)
