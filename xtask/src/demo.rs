@@ -1,5 +1,6 @@
-//! `cargo xtask demo`: the main job on a local default. `refsearch` over the Octave manual,
-//! the Octave eval with figures off and on, both summaries, the comparison, and the browser
+//! `cargo xtask demo`: the main job on a local default. `figeval ground` (does every item's
+//! page carry its caption in the manual?), `refsearch` over the Octave manual, the Octave eval
+//! with figures off and on, both summaries, the comparison, and the browser
 //! app serving the figures-on report.
 //!
 //! Flags (for a second demo beside the first, or a test): `--listen ADDR` where the figures-on
@@ -141,6 +142,18 @@ fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, Strin
     Ok(report)
 }
 
+/// `figeval ground` on the dataset and the manual: the pages are checked before any run, and a
+/// finding stops the demo (a run on wrong pages would measure the dataset, not the search).
+fn figeval_ground(o: &Options) -> Result<(), String> {
+    let bin = o.bin("figeval");
+    let c = cmd(
+        bin.to_str().expect("a UTF-8 path"),
+        &["ground", "--dataset", DATASET, "--pdf", OCTAVE_PDF],
+    );
+    exec(c)
+        .map_err(|e| format!("{e}: the dataset's pages do not match the manual (findings above)"))
+}
+
 fn read_report(path: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Report::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -156,6 +169,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             &["build", "--release", "-p", "figeval-cli", "-p", "refsearch"],
         ))?;
     }
+    figeval_ground(&o)?;
     let off = {
         let (_server, url) = start_refsearch(&o, "off", "127.0.0.1:0")?;
         figeval_run(&o, &url, "octave-figures-off")?

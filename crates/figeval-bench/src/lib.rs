@@ -4,7 +4,8 @@
 //!   (`parse-floor`) and a Python implementation of the same scoring (`score.py`);
 //! - `bench-live`: `figeval run` against `refsearch --latency-ms 50` at concurrency 1 and 8;
 //! - `bench-load`: `figeval run` of 2,000 questions at concurrency 16 (memory flat against a
-//!   200-question run), and a 16-client soak of `refsearch` against a 1-client baseline.
+//!   200-question run), and a 16-client soak of `refsearch` against a 1-client baseline;
+//! - `bench-ground`: `figeval ground` on the Octave manual against `pdftotext` alone.
 //!
 //! The binaries under test are found next to the benchmark's own executable, in the same
 //! target directory (`CARGO_TARGET_DIR` respected); this crate never builds them.
