@@ -1,4 +1,5 @@
-//! Figure and table labels in page text: which are captions, which are mentions.
+//! Figure and table labels in page text: which are captions, which are mentions (contract
+//! §13.1).
 //!
 //! A caption is a label at the start of a line: `Figure 15.1: Simple plot.`, `Figure 5-5.
 //! Overview`, `FIG. 5-5 Block diagram`, `Fig. 12`, `Table 3: Counts`. A label anywhere else

@@ -1,4 +1,5 @@
 //! The ground check: does each item's expected page really carry its figure or section?
+//! (contract §13)
 //!
 //! [`ground`] takes a dataset and the text of every page of its document (index 0 holding
 //! page 1) and rates each item:

@@ -124,8 +124,9 @@ fn bench(o: &Options) -> Result<bool, String> {
         cpu(&baseline)
     );
     println!(
-        "  figeval ground (extraction + check)        wall {total:>6.2} s  cpu {:>6.2} s  ratio {ratio:.2}",
-        cpu(&ground)
+        "  figeval ground (extraction + check)        wall {total:>6.2} s  cpu {:>6.2} s  ratio {ratio:.2} (cpu {:.2})",
+        cpu(&ground),
+        cpu(&ground) / cpu(&baseline)
     );
     println!(
         "  the core's ground check alone, in process  wall {core_s:>6.3} s                ratio {:.3}",
