@@ -73,17 +73,17 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two reports of the same dataset (before → after).
+    /// Compare two reports of the same dataset (before → after), or several runs against the
+    /// first (BASE A B …): a matrix with Holm-adjusted p-values.
     Compare {
-        /// The report before the change.
-        before: PathBuf,
-        /// The report after the change.
-        after: PathBuf,
+        /// The reports: the first is the base (before), every other one is compared with it.
+        #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+        reports: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Exit 1 when a metric of these scopes fell: `overall` or a group, each optionally
-        /// narrowed to one metric (`overall:page_hit_at_3`).
+        /// Exit 1 when a metric of these scopes fell (in any run, against the base): `overall`
+        /// or a group, each optionally narrowed to one metric (`overall:page_hit_at_3`).
         #[arg(long, value_delimiter = ',', value_name = "SCOPE[:METRIC]", value_parser = parse_gate)]
         fail_on_regression: Vec<Gate>,
     },
@@ -214,11 +214,10 @@ fn main() -> ExitCode {
             out.as_deref(),
         ),
         Command::Compare {
-            before,
-            after,
+            reports,
             format,
             fail_on_regression,
-        } => compare_cmd::run(&before, &after, format, &fail_on_regression),
+        } => compare_cmd::run(&reports, format, &fail_on_regression),
         Command::Export {
             dataset,
             responses,

@@ -647,3 +647,57 @@ fn export_refuses_a_capture_with_an_unanswered_item_and_writes_nothing() {
     );
     assert!(!run.exists());
 }
+
+#[test]
+fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // base: only the prose item hits; better: all three; worse: none.
+    let (base, better) = reports(dir.path(), [1, 1, 12], [72, 85, 12]);
+    let worse_dir = dir.path().join("w");
+    std::fs::create_dir(&worse_dir).unwrap();
+    let (_, worse) = reports(&worse_dir, [1, 1, 12], [1, 1, 1]);
+    let text = figeval(&["compare", &base, &better, &worse]);
+    assert_eq!(code(&text), 0, "{}", stderr(&text));
+    let t = stdout(&text);
+    assert!(t.contains("2 run(s) against the base"), "{t}");
+    assert!(t.contains("overall · page_hit_at_3"), "{t}");
+    assert!(t.contains("1.0000 (3/3; 95% CI 0.44–1.00)"), "{t}");
+    assert!(t.contains("Holm"), "{t}");
+    let js: Value = serde_json::from_str(&stdout(&figeval(&[
+        "compare", &base, &better, &worse, "--format", "json",
+    ])))
+    .unwrap();
+    assert_eq!(js["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        js["columns"][0],
+        json!({"scope": "overall", "metric": "page_hit_at_3"})
+    );
+    let better_cell = &js["rows"][1]["cells"][0];
+    assert_eq!(better_cell["delta"], 0.6667);
+    // Holm over the two runs: the better run's p (0.5) is the smaller and is doubled.
+    assert_eq!(better_cell["p_value"], 0.5);
+    assert_eq!(better_cell["p_holm"], 1.0);
+    let md = stdout(&figeval(&[
+        "compare", &base, &better, &worse, "--format", "markdown",
+    ]));
+    assert!(md.contains("| report | page\\_hit\\_at\\_3 |"), "{md}");
+    let gated = figeval(&[
+        "compare",
+        &base,
+        &better,
+        &worse,
+        "--fail-on-regression",
+        "prose",
+    ]);
+    assert_eq!(code(&gated), 1, "{}", stderr(&gated));
+    assert!(
+        stderr(&gated).contains(&format!("{worse}: prose (page_hit_at_3")),
+        "{}",
+        stderr(&gated)
+    );
+    assert!(
+        !stderr(&gated).contains(&format!("{better}: prose")),
+        "{}",
+        stderr(&gated)
+    );
+}

@@ -436,12 +436,13 @@ fn scope<'a>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::dataset::Kind;
     use crate::report::{CacheMode, ReportHeader, RunInfo};
 
-    fn record(q: &str, group: Group, hit: bool) -> ItemRecord {
+    /// A record of `q` in `group` that hits (at rank 1) or misses on every page metric.
+    pub(crate) fn record(q: &str, group: Group, hit: bool) -> ItemRecord {
         ItemRecord {
             question: q.into(),
             figure_ref: "F".into(),
@@ -460,7 +461,8 @@ mod tests {
         }
     }
 
-    fn report(records: Vec<ItemRecord>, top_k: u32) -> Report {
+    /// The report of `records`, asked with `top_k`.
+    pub(crate) fn report(records: Vec<ItemRecord>, top_k: u32) -> Report {
         Report::build(
             ReportHeader {
                 corpus_id: "c".into(),

@@ -34,6 +34,7 @@
 //! - [`caption`]: figure and table captions and mentions in page text; the caption index.
 //! - [`ground`]: the ground check of a dataset against its document's page texts.
 //! - [`trec`]: a capture as a TREC run over pages, a dataset as TREC qrels.
+//! - [`matrix`]: many runs against one baseline, with Holm-adjusted McNemar p-values.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -44,6 +45,7 @@ pub mod compare;
 pub mod dataset;
 mod describe;
 pub mod ground;
+pub mod matrix;
 pub mod render;
 pub mod report;
 pub mod request;

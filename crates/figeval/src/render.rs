@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::compare::{Comparison, ScopeComparison};
 use crate::ground::{Ground, ItemGround, Verdict};
+use crate::matrix::{Cell, Matrix};
 use crate::report::{Report, Scope};
 use crate::score::Metric;
 use crate::stats::Interval;
@@ -464,6 +465,135 @@ pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
     for (i, it) in g.items.iter().enumerate() {
         row(&mut out, i, it, it.advice(g.pdf_pages));
     }
+    out
+}
+
+/// A run's change from the base in a matrix cell: `+0.0909 (-0.03 to +0.21), p 0.2500, Holm
+/// 0.5000`; empty for the base.
+fn change(cell: &Cell) -> String {
+    match (cell.delta, cell.p_value, cell.p_holm) {
+        (Some(d), Some(p), Some(h)) => format!(
+            "{} ({}), p {}, Holm {}{}",
+            signed(d),
+            delta_interval(cell.delta_ci),
+            p_value(p),
+            p_value(h),
+            if cell.regressed { ", REGRESSED" } else { "" }
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The scopes of a matrix, in column order, each with its columns' indices.
+fn matrix_scopes(m: &Matrix) -> Vec<(Scope, Vec<usize>)> {
+    let mut out: Vec<(Scope, Vec<usize>)> = Vec::new();
+    for (i, c) in m.columns.iter().enumerate() {
+        match out.last_mut() {
+            Some((s, cols)) if *s == c.scope => cols.push(i),
+            _ => out.push((c.scope, vec![i])),
+        }
+    }
+    out
+}
+
+/// Several runs against a base as plain text: per scope and metric, one line per report.
+pub fn matrix_text(m: &Matrix) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "figeval compare: {} run(s) against the base {}",
+        m.rows.len() - 1,
+        m.rows[0].label
+    );
+    for w in &m.warnings {
+        let _ = writeln!(out, "WARNING: {w}");
+    }
+    let label = |r: &crate::matrix::Row| {
+        if r.base {
+            format!("{} (base)", r.label)
+        } else {
+            r.label.clone()
+        }
+    };
+    let width = m
+        .rows
+        .iter()
+        .map(|r| label(r).chars().count())
+        .max()
+        .unwrap_or(0);
+    for (scope, cols) in matrix_scopes(m) {
+        for &i in &cols {
+            let _ = writeln!(out, "\n{scope} · {}", m.columns[i].metric);
+            for row in &m.rows {
+                let cell = row.cells[i].as_ref().map_or_else(
+                    || "no items".to_string(),
+                    |c| {
+                        let rate = rate_with_ci(c.rate, c.hits, c.n, c.ci);
+                        format!("{rate:<34} {}", change(c)).trim_end().to_string()
+                    },
+                );
+                let _ = writeln!(out, "  {:<width$}  {cell}", label(row));
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\np is the exact McNemar test of each run against the base; Holm adjusts it across the \
+         {} run(s) compared with the base.",
+        m.rows.len() - 1
+    );
+    out
+}
+
+/// Several runs against a base as Markdown: one table per scope, reports as rows, metrics as
+/// columns.
+pub fn matrix_markdown(m: &Matrix) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "## figeval compare: {} run(s) against {}\n",
+        m.rows.len() - 1,
+        markdown_escape(&m.rows[0].label)
+    );
+    for w in &m.warnings {
+        let _ = writeln!(out, "> **Warning:** {}", markdown_escape(w));
+    }
+    for (scope, cols) in matrix_scopes(m) {
+        let _ = writeln!(out, "\n### {scope}\n");
+        let _ = write!(out, "| report |");
+        for &i in &cols {
+            let _ = write!(out, " {} |", m.columns[i].metric.name().replace('_', "\\_"));
+        }
+        let _ = writeln!(out, "\n|---|{}", "---|".repeat(cols.len()));
+        for row in &m.rows {
+            let label = markdown_escape(&row.label);
+            let label = if row.base {
+                format!("{label} (base)")
+            } else {
+                label
+            };
+            let _ = write!(out, "| {label} |");
+            for &i in &cols {
+                let cell = row.cells[i].as_ref().map_or_else(
+                    || "no items".to_string(),
+                    |c| {
+                        let rate = rate_with_ci(c.rate, c.hits, c.n, c.ci);
+                        match change(c) {
+                            ch if ch.is_empty() => rate,
+                            ch => format!("{rate}<br>{}", ch.replace("REGRESSED", "⚠ regressed")),
+                        }
+                    },
+                );
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n*p: exact McNemar of each run against the base; Holm: adjusted across the {} run(s).*",
+        m.rows.len() - 1
+    );
     out
 }
 

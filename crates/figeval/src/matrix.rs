@@ -1,0 +1,220 @@
+//! Many runs against one baseline (`figeval compare BASE A B …`): a matrix whose rows are the
+//! reports and whose columns are scope × metric.
+//!
+//! Each run is compared with the base exactly as two reports are ([`crate::compare`]); the
+//! McNemar p-values of one column are then Holm-adjusted across the runs compared with the
+//! base ([`crate::stats::holm`]), since with k runs one of k tests reaching 0.05 by chance is
+//! no longer rare.
+
+use serde::Serialize;
+
+use crate::compare::{compare, Comparison};
+use crate::report::{Report, Scope};
+use crate::score::Metric;
+use crate::stats::{holm, Interval};
+
+/// One cell: one report's rate of one scope and metric, and for a run its change from the base.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    /// The rate.
+    pub rate: f64,
+    /// Hits.
+    pub hits: u64,
+    /// Items in the scope.
+    pub n: u64,
+    /// The rate's 95% Wilson interval.
+    pub ci: Option<Interval>,
+    /// Run − base (`null` in the base row), rounded to 4 places.
+    pub delta: Option<f64>,
+    /// The paired change's 95% Newcombe interval (`null` in the base row or without pairs).
+    pub delta_ci: Option<Interval>,
+    /// The exact McNemar p against the base (`null` in the base row).
+    pub p_value: Option<f64>,
+    /// `p_value` Holm-adjusted across the runs compared with the base.
+    pub p_holm: Option<f64>,
+    /// Whether the run's rate is below the base's.
+    pub regressed: bool,
+}
+
+/// One column of the matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Column {
+    /// The scope (serialized as its name).
+    pub scope: Scope,
+    /// The metric (serialized as its key).
+    pub metric: Metric,
+}
+
+/// One row: a report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// The report's label (its path on the command line).
+    pub label: String,
+    /// Whether this is the baseline.
+    pub base: bool,
+    /// One cell per column, in column order; `null` where the report has no item of the scope.
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// The matrix of several runs against a base.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Matrix {
+    /// Scope × metric: `overall` first, then every group any report has, each with every
+    /// metric in [`Metric::ALL`] order.
+    pub columns: Vec<Column>,
+    /// The base first, then the runs in the order given.
+    pub rows: Vec<Row>,
+    /// Warnings of each run's comparison with the base, prefixed with the run's label.
+    pub warnings: Vec<String>,
+    /// Each run's comparison with the base, in run order (for gates and details).
+    #[serde(skip)]
+    pub comparisons: Vec<Comparison>,
+}
+
+/// Compares every run with the base. `base` and `runs` are `(label, report)`.
+pub fn compare_many(base: (&str, &Report), runs: &[(&str, &Report)]) -> Matrix {
+    let comparisons: Vec<Comparison> = runs.iter().map(|(_, r)| compare(base.1, r)).collect();
+    let mut scopes: Vec<Scope> = vec![Scope::Overall];
+    for c in &comparisons {
+        for s in c.scope_list() {
+            if !scopes.contains(&s) {
+                scopes.push(s);
+            }
+        }
+    }
+    scopes[1..].sort();
+    let columns: Vec<Column> = scopes
+        .iter()
+        .flat_map(|&scope| Metric::ALL.map(|metric| Column { scope, metric }))
+        .collect();
+    let base_row = Row {
+        label: base.0.to_string(),
+        base: true,
+        cells: columns
+            .iter()
+            .map(|c| {
+                base.1.summary_of(c.scope).map(|s| Cell {
+                    rate: s.rate(c.metric),
+                    hits: s.hits(c.metric),
+                    n: s.n,
+                    ci: s.ci(c.metric),
+                    delta: None,
+                    delta_ci: None,
+                    p_value: None,
+                    p_holm: None,
+                    regressed: false,
+                })
+            })
+            .collect(),
+    };
+    let mut rows = vec![base_row];
+    for ((label, report), c) in runs.iter().zip(&comparisons) {
+        let cells = columns
+            .iter()
+            .map(|col| {
+                let summary = report.summary_of(col.scope)?;
+                let d = c.scope(col.scope)?.metric(col.metric);
+                Some(Cell {
+                    rate: d.after,
+                    hits: d.after_hits,
+                    n: summary.n,
+                    ci: d.after_ci,
+                    delta: Some(d.delta),
+                    delta_ci: d.delta_ci,
+                    p_value: Some(d.p_value),
+                    p_holm: None,
+                    regressed: d.regressed,
+                })
+            })
+            .collect();
+        rows.push(Row {
+            label: label.to_string(),
+            base: false,
+            cells,
+        });
+    }
+    // Holm across the runs, column by column.
+    for col in 0..columns.len() {
+        let at: Vec<usize> = (1..rows.len())
+            .filter(|&r| {
+                rows[r].cells[col]
+                    .as_ref()
+                    .is_some_and(|c| c.p_value.is_some())
+            })
+            .collect();
+        let ps: Vec<f64> = at
+            .iter()
+            .filter_map(|&r| rows[r].cells[col].as_ref().and_then(|c| c.p_value))
+            .collect();
+        for (&r, adjusted) in at.iter().zip(holm(&ps)) {
+            if let Some(cell) = rows[r].cells[col].as_mut() {
+                cell.p_holm = Some(adjusted);
+            }
+        }
+    }
+    let warnings = runs
+        .iter()
+        .zip(&comparisons)
+        .flat_map(|((label, _), c)| c.warnings.iter().map(move |w| format!("{label}: {w}")))
+        .collect();
+    Matrix {
+        columns,
+        rows,
+        warnings,
+        comparisons,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::tests::record;
+    use crate::dataset::Group;
+
+    fn report(hits: &[bool]) -> Report {
+        let records = hits
+            .iter()
+            .enumerate()
+            .map(|(i, &hit)| {
+                let group = if i % 2 == 0 {
+                    Group::Locate
+                } else {
+                    Group::Content
+                };
+                record(&format!("q{i}"), group, hit)
+            })
+            .collect();
+        crate::compare::tests::report(records, 5)
+    }
+
+    #[test]
+    fn every_run_is_compared_with_the_base_and_its_p_values_are_holm_adjusted() {
+        let base = report(&[false; 12]);
+        let better = report(&[true; 12]);
+        let same = report(&[false; 12]);
+        let m = compare_many(("base", &base), &[("better", &better), ("same", &same)]);
+        assert_eq!(m.rows.len(), 3);
+        assert_eq!(
+            m.columns.len(),
+            3 * Metric::ALL.len(),
+            "overall, content, locate"
+        );
+        assert_eq!(m.columns[0].scope, Scope::Overall);
+        assert_eq!(m.columns[4].scope, Scope::Group(Group::Content));
+        let base_cell = m.rows[0].cells[0].as_ref().unwrap();
+        assert_eq!(
+            (base_cell.rate, base_cell.delta, base_cell.p_holm),
+            (0.0, None, None)
+        );
+        let b = m.rows[1].cells[0].as_ref().unwrap();
+        // 12 gained, 0 lost: p = 2/4096; Holm over two runs doubles the smaller p.
+        assert_eq!(b.delta, Some(1.0));
+        assert!((b.p_value.unwrap() - 2.0 / 4096.0).abs() < 1e-15);
+        assert!((b.p_holm.unwrap() - 4.0 / 4096.0).abs() < 1e-15);
+        let s = m.rows[2].cells[0].as_ref().unwrap();
+        assert_eq!((s.p_value, s.p_holm), (Some(1.0), Some(1.0)));
+        assert!(!b.regressed && b.ci.is_some());
+        let worse = compare_many(("better", &better), &[("base", &base)]);
+        assert!(worse.rows[1].cells[0].as_ref().unwrap().regressed);
+    }
+}
