@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable,
-  assertTableMatchesReport, figevalReport, figeval, scratch, searchBody,
+  assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -25,22 +25,7 @@ after(async () => {
   tmp?.remove();
 });
 
-/** A varied, deterministic set of bodies: top-1 figure hits, rank-4 hits, wide blobs, misses. */
-function bodies(shift = 0) {
-  return dataset.items.map((item, i) => {
-    const p = item.expected_pages[0];
-    const far = p + 40;
-    switch ((i + shift) % 5) {
-      case 0: return searchBody(item.question, [[p, p], [far, far]], 'figure');
-      case 1: return searchBody(item.question, [[far, far], [far + 1, far + 1], [far + 2, far + 2], [p, p], [far + 3, far + 3]]);
-      case 2: return searchBody(item.question, [[far, far], [p - 5, p + 6]]);
-      case 3: return searchBody(item.question, [[far, far], [far, far + 1]]);
-      default: return { ...searchBody(item.question, [[p - 1, p]]), matches: [
-        { chunk_id: 7, provenance: { page_start: p, page_end: 'x' } },
-        { chunk_id: 8, provenance: { page_start: p - 1, page_end: p + 1 }, metadata: { chunk_kind: 'figure' } }] };
-    }
-  });
-}
+const bodies = (shift = 0) => variedBodies(dataset, shift);
 
 const forms = {
   'bare bodies, one per line': (bs) => bs.map((b) => JSON.stringify(b)).join('\n') + '\n',

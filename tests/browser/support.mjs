@@ -15,6 +15,7 @@ import { existsSync, readFileSync, mkdtempSync, writeFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -91,7 +92,8 @@ const CORS = {
 
 /**
  * A deployment that answers POST /api/search with `reply(n, body)` (n counts searches from 1):
- * { status, body } where body is a string or an object sent as JSON. Returns { url, asked, stop }.
+ * { status, body } (or a promise of it, to hold a search back) where body is a string or an
+ * object sent as JSON. Returns { url, asked, stop }.
  */
 export async function fakeDeployment(reply) {
   const asked = [];
@@ -103,11 +105,11 @@ export async function fakeDeployment(reply) {
     }
     let raw = '';
     req.on('data', (c) => { raw += c; });
-    req.on('end', () => {
+    req.on('end', async () => {
       let body = {};
       try { body = JSON.parse(raw); } catch { /* an unreadable body is recorded as {} */ }
       asked.push(body);
-      const r = reply(asked.length, body);
+      const r = await reply(asked.length, body);
       const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
       res.writeHead(r.status ?? 200, { ...CORS, 'content-type': r.contentType || 'application/json' });
       res.end(text);
@@ -130,6 +132,27 @@ export function searchBody(query, pages, kind = 'text') {
       provenance: { extraction: 'pdftotext', page_start: s, page_end: e, regions: [] },
     })),
   };
+}
+
+/**
+ * A varied, deterministic set of search bodies for `dataset`'s items: top-1 figure hits,
+ * rank-4 hits, wide blobs, misses, and matches with broken provenance. `shift` rotates which
+ * item gets which, so two calls with different shifts make a before and an after.
+ */
+export function variedBodies(dataset, shift = 0) {
+  return dataset.items.map((item, i) => {
+    const p = item.expected_pages[0];
+    const far = p + 40;
+    switch ((i + shift) % 5) {
+      case 0: return searchBody(item.question, [[p, p], [far, far]], 'figure');
+      case 1: return searchBody(item.question, [[far, far], [far + 1, far + 1], [far + 2, far + 2], [p, p], [far + 3, far + 3]]);
+      case 2: return searchBody(item.question, [[far, far], [p - 5, p + 6]]);
+      case 3: return searchBody(item.question, [[far, far], [far, far + 1]]);
+      default: return { ...searchBody(item.question, [[p - 1, p]]), matches: [
+        { chunk_id: 7, provenance: { page_start: p, page_end: 'x' } },
+        { chunk_id: 8, provenance: { page_start: p - 1, page_end: p + 1 }, metadata: { chunk_kind: 'figure' } }] };
+    }
+  });
 }
 
 /**
@@ -181,6 +204,24 @@ export function scratch() {
     remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Registers the test file's before/after hooks: serve dist/ and launch Chromium once (unless
+ * `skip` says why not), stop both at the end. Returns `{ site, browser }`, filled in by then.
+ */
+export function sharedSiteAndBrowser(skip) {
+  const shared = { site: null, browser: null };
+  before(async () => {
+    if (skip) return;
+    shared.site = await serveDist();
+    shared.browser = await launch();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.site?.stop();
+  });
+  return shared;
+}
+
 /** Launches Chromium headless with a fresh profile. */
 export async function launch() {
   return chromium.launch({
@@ -213,8 +254,8 @@ export function appHarness(skip) {
  * Opens the app and waits for it to render. Collects console errors, page errors and CSP
  * violations into `page.problems`.
  */
-export async function openApp(browser, url, { acceptDownloads = false } = {}) {
-  const context = await browser.newContext({ acceptDownloads, viewport: { width: 1360, height: 900 } });
+export async function openApp(browser, url, { acceptDownloads = false, permissions = [] } = {}) {
+  const context = await browser.newContext({ acceptDownloads, permissions, viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
@@ -289,4 +330,71 @@ export function assertTableMatchesReport(assert, table, report) {
     assert.equal(table[scope].page_mrr.text, summary.page_mrr.toFixed(4), `${scope} page_mrr`);
     assert.equal(Number(table[scope].n.text), summary.n, `${scope} n`);
   }
+}
+
+/**
+ * The axe-core violations of the page as it is now, as `[{ id, impact, help, nodes: [target,
+ * summary] }]` (empty when there is none). Every rule axe enables by default runs (WCAG 2.0,
+ * 2.1 A and AA, and best practices).
+ *
+ * The page's CSP allows no inline script, so `page.addScriptTag({ content })` would be refused.
+ * axe's source is evaluated with `page.evaluate` instead: Playwright runs it through the
+ * DevTools protocol, which the page's CSP does not govern, and the page's own policy stays
+ * untouched (no `bypassCSP`). axe-core is a test dependency: it never reaches dist/.
+ */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    await page.evaluate(source);
+  }
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => [n.target.join(' '), n.failureSummary]),
+    }));
+  });
+}
+
+/** `{ rule: count }` of `violations`, for a short message. */
+export function countByRule(violations) {
+  return Object.fromEntries(violations.map((v) => [`${v.id} (${v.impact})`, v.nodes.length]));
+}
+
+/**
+ * Every mark of every SVG chart on show against its track (WCAG 1.4.11 asks 3:1 for the parts
+ * of a graphic needed to read it): `[{ chart, mark, ratio }]`. A chart is an `svg` with a
+ * `.track` element; its marks are its other shapes (`rect`, `line`, `path`, `circle`,
+ * `polyline`), coloured by their fill or, when they have none, their stroke.
+ */
+export async function markContrasts(page) {
+  return page.evaluate(() => {
+    const rgb = (c) => (/rgba?\(([^)]+)\)/.exec(c)?.[1].split(',').map(Number)) || null;
+    const lum = ([r, g, b]) => {
+      const f = (v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const paint = (el) => {
+      const s = getComputedStyle(el);
+      const fill = rgb(s.fill);
+      if (s.fill !== 'none' && fill && fill[3] !== 0) return fill;
+      return s.stroke !== 'none' ? rgb(s.stroke) : null;
+    };
+    const out = [];
+    for (const svg of document.querySelectorAll('svg')) {
+      if (!svg.checkVisibility()) continue;
+      const track = svg.querySelector('.track');
+      if (!track) continue;
+      const base = paint(track);
+      for (const mark of svg.querySelectorAll('rect, line, path, circle, polyline')) {
+        if (mark.classList.contains('track') || !mark.checkVisibility()) continue;
+        const c = paint(mark);
+        if (!c) continue;
+        out.push({ chart: svg.getAttribute('class') || svg.closest('[data-testid]')?.dataset.testid || 'svg',
+          mark: mark.getAttribute('class') || mark.tagName, ratio: Math.round(ratio(c, base) * 100) / 100 });
+      }
+    }
+    return out;
+  });
 }

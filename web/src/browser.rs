@@ -153,3 +153,22 @@ pub fn copy_text(text: &str) {
         let _ = f.call1(&clipboard, &JsValue::from_str(text));
     }
 }
+
+/// Whether the focused element matches `selector` (also when nothing has focus).
+pub fn focused_is(selector: &str) -> bool {
+    let doc = window().document().expect("the app has a document");
+    doc.active_element()
+        .is_none_or(|el| el.matches(selector).unwrap_or(false))
+}
+
+/// Moves keyboard focus to the element with `selector` (a heading, the banner), letting
+/// script focus it first when it is not focusable. Screen readers then read it.
+pub fn focus(selector: &str) {
+    let doc = window().document().expect("the app has a document");
+    if let Some(el) = doc.query_selector(selector).ok().flatten() {
+        if !el.has_attribute("tabindex") {
+            let _ = el.set_attribute("tabindex", "-1");
+        }
+        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+    }
+}

@@ -1,4 +1,14 @@
 //! The app: one state, three pages (workbench, report, compare) and the banner.
+//!
+//! The document outline every view shares: the header holds the one `h1` and the `nav` of view
+//! buttons (the one on show is `aria-current`); each view is a `section` in `main`, named by
+//! its button, whose cards start at `h2`. When a view opens by something other than its button
+//! (a report was scored, a report was sent to Compare), focus moves to the view's first heading,
+//! so keyboard and screen reader users land where the change happened.
+//!
+//! The views are a `nav` of buttons, not an ARIA tab list: they switch the page's whole
+//! content, as site navigation does, and a tab list's arrow-key handling cost more bundle bytes
+//! than the budget had left.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,6 +38,71 @@ fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
     }
 }
 
+/// A view's tab and panel.
+struct ViewIds {
+    view: View,
+    /// The view button's `id` and `data-testid`.
+    tab: &'static str,
+    /// The panel's `id`.
+    panel: &'static str,
+    /// The panel's first heading, where focus goes when the view opens by other means.
+    heading: &'static str,
+}
+
+/// The views in tab order.
+const VIEWS: [ViewIds; 3] = [
+    ViewIds {
+        view: View::Workbench,
+        tab: "tab-workbench",
+        panel: "view-workbench",
+        heading: "#view-workbench h2",
+    },
+    ViewIds {
+        view: View::Report,
+        tab: "tab-report",
+        panel: "view-report",
+        heading: "#view-report h2",
+    },
+    ViewIds {
+        view: View::Compare,
+        tab: "tab-compare",
+        panel: "view-compare",
+        heading: "#view-compare h2",
+    },
+];
+
+fn ids(view: View) -> &'static ViewIds {
+    VIEWS.iter().find(|v| v.view == view).unwrap_or(&VIEWS[0])
+}
+
+/// What decides where keyboard focus goes when the page changes under it.
+#[derive(Clone, Copy, PartialEq)]
+struct FocusCues {
+    view: View,
+    banner: bool,
+    running: bool,
+}
+
+/// Moves focus after a change the focused control did not show itself: a failure focuses the
+/// banner; a view opened by anything but its tab (a report was scored, sent to Compare)
+/// focuses that view's first heading; starting or stopping a run, which disables the focused
+/// button, focuses cancel or run.
+fn move_focus(was: FocusCues, now: FocusCues) {
+    if now.banner && !was.banner {
+        browser::focus("[data-testid=error-banner]");
+    } else if now.view != was.view {
+        if !browser::focused_is(".tab") {
+            browser::focus(ids(now.view).heading);
+        }
+    } else if now.running != was.running && browser::focused_is("body, :disabled") {
+        browser::focus(if now.running {
+            "[data-testid=cancel-run]"
+        } else {
+            "[data-testid=run-live]"
+        });
+    }
+}
+
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -46,7 +121,15 @@ pub fn app() -> Html {
         });
     }
     use_effect_with(state.settings.clone(), browser::save_settings);
-
+    {
+        let cues = FocusCues {
+            view: state.view,
+            banner: state.banner.is_some(),
+            running: state.run.status == RunStatus::Running,
+        };
+        let was = use_mut_ref(|| cues);
+        use_effect_with(cues, move |now| move_focus(was.replace(*now), *now));
+    }
     let start = |resume: bool| {
         let state = state.clone();
         let run_handle = run_handle.clone();
@@ -113,15 +196,27 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_: ()| d.dispatch(Action::DismissBanner))
     };
-    let tab = |view: View, label: &str, testid: &str| {
+    let tab = |view: View, label: &str| {
         let d = state.dispatcher();
         let selected = state.view == view;
+        let ids = ids(view);
         html! {
-            <button role="tab" class={classes!("tab", selected.then_some("selected"))}
-                    aria-selected={selected.to_string()} data-testid={testid.to_string()}
+            <button type="button" id={ids.tab} class={classes!("tab", selected.then_some("selected"))}
+                    aria-current={selected.then_some("page")} aria-controls={ids.panel} data-testid={ids.tab}
                     onclick={Callback::from(move |_: MouseEvent| d.dispatch(Action::Show(view)))}>
                 { label.to_string() }
+                // A report is open (the tab's name stays "Report").
+                if view == View::Report && state.report.is_some() { <span aria-hidden="true">{ " ●" }</span> }
             </button>
+        }
+    };
+    let panel = |view: View, class: Option<&'static str>, content: Html| {
+        let ids = ids(view);
+        html! {
+            <section class={classes!("page", class)} id={ids.panel}
+                     aria-labelledby={ids.tab} hidden={state.view != view}>
+                { content }
+            </section>
         }
     };
     let running = state.run.status == RunStatus::Running;
@@ -131,18 +226,21 @@ pub fn app() -> Html {
             <header class="topbar">
                 <div class="brand">
                     <span class="logo" aria-hidden="true">{ "◧" }</span>
-                    <span class="name">{ "figeval" }</span>
+                    <h1 class="name">{ "figeval" }</h1>
                     <span class="tagline">{ "does the search bring back the page the figure is printed on?" }</span>
                 </div>
-                <nav role="tablist" class="tabs">
-                    { tab(View::Workbench, "Run & score", "tab-workbench") }
-                    { tab(View::Report, if state.report.is_some() { "Report ●" } else { "Report" }, "tab-report") }
-                    { tab(View::Compare, "Compare", "tab-compare") }
+                <nav aria-label="Views">
+                    <div class="tabs">
+                        { tab(View::Workbench, "Run & score") }
+                        { tab(View::Report, "Report") }
+                        { tab(View::Compare, "Compare") }
+                    </div>
                 </nav>
             </header>
             <main>
                 <ErrorBanner banner={state.banner.clone()} {on_dismiss} />
-                <div class="page workbench" hidden={state.view != View::Workbench}>
+                { panel(View::Workbench, Some("workbench"), html! {
+                    <>
                     <div class="col">
                         <DatasetPanel text={state.dataset_text.clone()} source={state.dataset_source.clone()}
                                       dataset={state.dataset.clone()} errors={state.dataset_errors.clone()}
@@ -158,15 +256,16 @@ pub fn app() -> Html {
                                       allow_missing={state.allow_missing} has_dataset={state.dataset.is_some()}
                                       dispatch={state.dispatcher()} />
                     </div>
-                </div>
-                <div class="page" hidden={state.view != View::Report}>
+                    </>
+                }) }
+                { panel(View::Report, None, html! {
                     <ReportView open={state.report.clone()} capture={state.report_capture.clone()}
                                 dispatch={state.dispatcher()} />
-                </div>
-                <div class="page" hidden={state.view != View::Compare}>
+                }) }
+                { panel(View::Compare, None, html! {
                     <CompareView before={state.before.clone()} after={state.after.clone()} rest={state.compare_rest.clone()}
                                  has_current={state.report.is_some()} dispatch={state.dispatcher()} />
-                </div>
+                }) }
             </main>
             <footer class="muted small">
                 { format!("figeval {} · scoring runs in this page (WebAssembly); reports never leave the browser unless you share them.", figeval::VERSION) }

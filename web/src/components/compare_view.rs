@@ -7,6 +7,7 @@ use yew::prelude::*;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::components::share_panel::SharePanel;
+use crate::components::table_scroll::table_scroll;
 use crate::format;
 use crate::state::{Action, AppState, OpenReport, Slot};
 
@@ -129,12 +130,13 @@ fn scope_card(s: &ScopeComparison) -> Html {
         <section class="card scope" data-testid="compare-scope" data-scope={s.scope.name()}>
             <h3>{ s.scope.name() }<span class="muted small">
                 { format!("  n {} → {}, {} paired", s.n_before, s.n_after, s.paired) }</span></h3>
-            <div class="table-wrap">
+            { table_scroll(format!("{} before and after", s.scope), html! {
                 <table class="compare-table">
                     <thead><tr>
-                        <th>{ "metric" }</th><th class="num">{ "before (hits)" }</th><th class="num">{ "after (hits)" }</th>
-                        <th class="num">{ "delta" }</th><th class="num">{ "gained" }</th><th class="num">{ "lost" }</th>
-                        <th class="num">{ "p" }</th>
+                        <th scope="col">{ "metric" }</th><th scope="col" class="num">{ "before (hits)" }</th>
+                        <th scope="col" class="num">{ "after (hits)" }</th><th scope="col" class="num">{ "delta" }</th>
+                        <th scope="col" class="num">{ "gained" }</th><th scope="col" class="num">{ "lost" }</th>
+                        <th scope="col" class="num">{ "p" }</th>
                     </tr></thead>
                     <tbody>
                         { for rows }
@@ -147,7 +149,7 @@ fn scope_card(s: &ScopeComparison) -> Html {
                         </tr>
                     </tbody>
                 </table>
-            </div>
+            }) }
             if let Some(note) = &s.note { <p class="note">{ note.clone() }</p> }
             { question_list("page_hit_at_3 gained", &headline.gained, "gained") }
             { question_list("page_hit_at_3 lost", &headline.lost, "lost") }
@@ -177,6 +179,7 @@ fn comparison(c: &Comparison) -> Html {
                 <p class={classes!("verdict", if prose_held == Some(true) { "good" } else { "bad" })}
                    data-testid="prose-verdict">{ v.clone() }</p>
             }
+            <h2 class="visually-hidden">{ "Before and after, by scope" }</h2>
             <div class="scopes">{ for c.scopes.iter().map(scope_card) }</div>
             if !c.unpaired_before.is_empty() || !c.unpaired_after.is_empty() {
                 <section class="card" data-testid="unpaired">
@@ -207,7 +210,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
         <div class="compare" data-testid="compare-view">
             <div class="slots">
                 { slot_card(Slot::Before, &props.before, props.has_current, &props.dispatch) }
-                <button class="swap" onclick={swap} title="Swap before and after" data-testid="compare-swap"
+                <button class="swap" onclick={swap} title="Swap before and after" aria-label="Swap before and after" data-testid="compare-swap"
                         disabled={props.before.is_none() && props.after.is_none()}>{ "⇄" }</button>
                 { slot_card(Slot::After, &props.after, props.has_current, &props.dispatch) }
             </div>

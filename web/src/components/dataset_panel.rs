@@ -114,7 +114,7 @@ pub fn dataset_panel(props: &DatasetPanelProps) -> Html {
                 <FilePicker testid="dataset-file" label="Open a dataset file…" accept=".json,application/json"
                             on_file={on_file.clone()} on_error={on_error.clone()} disabled={props.locked} />
                 <form class="url-form" onsubmit={load_url}>
-                    <input type="url" placeholder="or a dataset URL (https://…/dataset.json)"
+                    <input type="url" placeholder="or a dataset URL (https://…/dataset.json)" aria-label="Dataset URL"
                            data-testid="dataset-url" value={(*url).clone()} oninput={on_url_input}
                            disabled={props.locked} />
                     <button type="submit" data-testid="load-dataset-url"

@@ -13,7 +13,8 @@ pub struct ErrorBannerProps {
     pub on_dismiss: Callback<()>,
 }
 
-/// A failure, shown as text, until dismissed.
+/// A failure, shown as text, until dismissed. It is an alert (screen readers announce it when
+/// it appears), and the app moves keyboard focus to it, so the next Tab starts from there.
 #[function_component(ErrorBanner)]
 pub fn error_banner(props: &ErrorBannerProps) -> Html {
     let Some(banner) = &props.banner else {
@@ -21,7 +22,7 @@ pub fn error_banner(props: &ErrorBannerProps) -> Html {
     };
     let dismiss = props.on_dismiss.reform(|_: MouseEvent| ());
     html! {
-        <div class="banner" role="alert" data-testid="error-banner">
+        <div class="banner" role="alert" tabindex="-1" data-testid="error-banner">
             <div class="banner-body">
                 <strong class="banner-title">{ banner.title.clone() }</strong>
                 <pre class="banner-detail">{ banner.detail.clone() }</pre>

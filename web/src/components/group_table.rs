@@ -4,10 +4,14 @@
 //! cell carries `data-metric` (a report key such as `page_hit_at_3`) and its text *starts with
 //! the rate* (`0.5833 (7/12)`); the rate is also the cell's `.rate` child and its `data-rate`,
 //! with `data-hits` and `data-n` beside it.
+//!
+//! A screen reader hears a cell as one sentence, its `aria-label`: "page hit at 3, locate:
+//! 0.9231, 12 of 13" (the metric, the group, the rate, the hits out of n).
 
 use figeval::{Metric, Report, Scope, Summary};
 use yew::prelude::*;
 
+use crate::components::table_scroll::table_scroll;
 use crate::format;
 use crate::shared::Shared;
 
@@ -33,6 +37,17 @@ pub fn metric_label(m: Metric) -> &'static str {
     }
 }
 
+/// A metric's name as it is read aloud ("page hit at 3"), for cells' and charts' text
+/// alternatives.
+pub fn metric_spoken(m: Metric) -> &'static str {
+    match m {
+        Metric::PageHitAt3 => "page hit at 3",
+        Metric::PrecisePageHitAt3 => "precise page hit at 3",
+        Metric::FigureChunkAt3 => "figure chunk at 3",
+        Metric::PageHitAt5 => "page hit at 5",
+    }
+}
+
 /// Props of [`GroupTable`].
 #[derive(Properties, PartialEq)]
 pub struct GroupTableProps {
@@ -40,7 +55,14 @@ pub struct GroupTableProps {
     pub report: Shared<Report>,
 }
 
-fn metric_cell(s: &Summary, m: Metric) -> Html {
+/// One rate as a screen reader reads it: "page hit at 3, locate: 0.9231, 12 of 13" (a table
+/// cell's name, and a bar's in the chart's text alternative).
+pub fn spoken_rate(m: Metric, scope: &str, s: &Summary) -> String {
+    let (rate, hits) = (format::rate(s.rate(m)), s.hits(m));
+    format!("{}, {scope}: {rate}, {hits} of {}", metric_spoken(m), s.n)
+}
+
+fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
     let rate = s.rate(m);
     let hits = s.hits(m);
     let level = if s.n == 0 {
@@ -54,6 +76,7 @@ fn metric_cell(s: &Summary, m: Metric) -> Html {
     };
     html! {
         <td data-metric={m.name()} data-rate={format::rate(rate)} data-hits={hits.to_string()}
+            aria-label={spoken_rate(m, group, s)}
             data-n={s.n.to_string()} class={classes!("metric", level, (m == Metric::PageHitAt3).then_some("headline"))}>
             <span class="rate">{ format::rate(rate) }</span>{ " " }
             <span class="hits">{ format::hits(hits, s.n) }</span>
@@ -70,7 +93,7 @@ fn row(name: &str, s: &Summary) -> Html {
         <tr data-group={name.to_string()} class={classes!((name == Scope::Overall.name()).then_some("overall"))}>
             <th scope="row">{ name.to_string() }</th>
             <td data-metric="n" class="num">{ s.n }</td>
-            { for Metric::ALL.into_iter().map(|m| metric_cell(s, m)) }
+            { for Metric::ALL.into_iter().map(|m| metric_cell(name, s, m)) }
             <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)} class="num">
                 <span class="rate">{ format::rate(s.page_mrr) }</span>
             </td>
@@ -82,8 +105,7 @@ fn row(name: &str, s: &Summary) -> Html {
 #[function_component(GroupTable)]
 pub fn group_table(props: &GroupTableProps) -> Html {
     let r = &props.report;
-    html! {
-        <div class="table-wrap">
+    let table = html! {
             <table class="group-table" data-testid="group-table">
                 <thead>
                     <tr>
@@ -104,6 +126,6 @@ pub fn group_table(props: &GroupTableProps) -> Html {
                     { row(Scope::Overall.name(), &r.summary) }
                 </tbody>
             </table>
-        </div>
-    }
+    };
+    table_scroll("per-group rates", table)
 }

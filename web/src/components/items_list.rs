@@ -119,7 +119,7 @@ pub fn items_list(props: &ItemsListProps) -> Html {
                     </select>
                     <input type="search" data-testid="filter-text" placeholder="Find in questions, figures, tags"
                            aria-label="Find" value={filter.text.clone()} oninput={on_text} />
-                    <span class="muted small" data-testid="items-count" data-matching={at.matching.to_string()}
+                    <span class="muted small" role="status" data-testid="items-count" data-matching={at.matching.to_string()}
                           data-total={total.to_string()} data-from={(at.start + usize::from(at.end > at.start)).to_string()}
                           data-to={at.end.to_string()}>
                         { at.label(total) }</span>

@@ -18,3 +18,4 @@ pub mod report_view;
 pub mod run_panel;
 pub mod settings_panel;
 pub mod share_panel;
+pub mod table_scroll;

@@ -4,6 +4,7 @@
 use figeval::{Report, ScoreConfig};
 use yew::prelude::*;
 
+use crate::components::table_scroll::table_scroll;
 use crate::format::{self, Chip};
 use crate::shared::Shared;
 
@@ -28,7 +29,7 @@ fn chips(start: u32, end: u32, expected: &[u32]) -> Html {
             Chip::Page { page, expected } => html! {
                 <span class={classes!("page-chip", expected.then_some("expected"))}
                       title={if expected { "an expected page" } else { "cited page" }}>
-                    { page }</span>
+                    if expected { { "✓ " } }{ page }</span>
             },
             Chip::Gap(n) => html! { <span class="page-gap" title={format!("{n} more pages")}>{ format!("…{n}…") }</span> },
         })
@@ -97,19 +98,20 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             if rec.top.is_empty() {
                 <p class="muted">{ "The deployment returned no matches for this question." }</p>
             } else {
-                <div class="table-wrap">
+                { table_scroll("ranked window", html! {
                     <table class="window-table">
                         <thead><tr>
-                            <th class="num">{ "rank" }</th><th>{ "chunk" }</th><th>{ "cited pages" }</th>
-                            <th>{ "span" }</th><th>{ "kind" }</th><th>{ "on an expected page" }</th>
+                            <th scope="col" class="num">{ "rank" }</th><th scope="col">{ "chunk" }</th>
+                            <th scope="col">{ "cited pages" }</th><th scope="col">{ "span" }</th>
+                            <th scope="col">{ "kind" }</th><th scope="col">{ "on an expected page" }</th>
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
-                </div>
+                }) }
             }
             if !rec.figure_summaries_at_3.is_empty() {
                 <div class="summaries">
-                    <h4>{ "Figure summaries in the top 3" }</h4>
+                    <h3>{ "Figure summaries in the top 3" }</h3>
                     <ul>
                         { for rec.figure_summaries_at_3.iter().map(|s| html! { <li data-testid="figure-summary">{ s.clone() }</li> }) }
                     </ul>

@@ -85,7 +85,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             <section class="card">
                 <div class="report-top">
                     <div class="headline-block" data-testid="headline">
-                        <div class="headline-label">{ "page_hit_at_3 — overall" }</div>
+                        <h2 class="headline-label">{ "page_hit_at_3 — overall" }</h2>
                         <div class="headline-value">{ format::rate(s.rate(headline)) }</div>
                         <div class="headline-hits">{ format!("{} of {} questions had a top-3 match on an expected page", s.hits(headline), s.n) }</div>
                     </div>

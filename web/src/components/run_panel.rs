@@ -31,11 +31,11 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
     let (done, total) = (run.done(), run.total());
     let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
     let status = match run.status {
-        RunStatus::Idle => "not started".to_string(),
-        RunStatus::Running => "running…".to_string(),
-        RunStatus::Cancelled => "cancelled".to_string(),
-        RunStatus::Failed => "stopped by a failure".to_string(),
-        RunStatus::Finished => "finished".to_string(),
+        RunStatus::Idle => "not started",
+        RunStatus::Running => "running…",
+        RunStatus::Cancelled => "cancelled",
+        RunStatus::Failed => "stopped by a failure",
+        RunStatus::Finished => "finished",
     };
     let status_class = match run.status {
         RunStatus::Failed => "miss",
@@ -72,9 +72,10 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
             }
             <div class="progress" data-testid="progress" data-done={done.to_string()}
                  data-total={total.to_string()} data-hits={run.hits.to_string()}
-                 data-status={status.clone()}>
-                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
-                <span class="progress-text">
+                 data-status={status}>
+                <progress max={total.max(1).to_string()} value={done.to_string()}
+                          aria-labelledby="progress-text"></progress>
+                <span class="progress-text" id="progress-text" role="status">
                     <strong>{ format!("{done}/{total}") }</strong>{ " answered · " }
                     <strong>{ run.hits }</strong>{ " hit at 3 so far" }
                     if run.retries > 0 { { format!(" · {} retried", run.retries) } }
