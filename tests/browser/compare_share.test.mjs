@@ -67,7 +67,7 @@ test('a comparison share link opens the same compare view in a fresh page', { sk
 
   const other = await openApp(app.browser, link);
   await other.waitForSelector('[data-testid=comparison]');
-  assert.equal(await other.locator('[data-testid=tab-compare]').getAttribute('aria-selected'), 'true',
+  assert.equal(await other.locator('[data-testid=tab-compare]').getAttribute('aria-current'), 'page',
     'the link opens on the compare view');
   assert.deepEqual(await compareView(other), shown);
   assert.equal(await other.locator('[data-testid=compare-share-link]').inputValue(), link,
