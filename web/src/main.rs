@@ -20,5 +20,11 @@ mod shared;
 mod state;
 
 fn main() {
-    yew::Renderer::<components::app::App>::new().render();
+    // The app renders into `#app`, beside the document strip of index.html (which is not the
+    // app's: boot.js and the PDF viewer run it).
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"))
+        .expect("index.html has <div id=app>");
+    yew::Renderer::<components::app::App>::with_root(root).render();
 }

@@ -52,6 +52,7 @@ pub mod request;
 pub mod response;
 pub mod score;
 pub mod share;
+pub mod snippet;
 pub mod stats;
 pub mod summary;
 pub mod trec;

@@ -6,7 +6,9 @@
 //! named reports, the first being the baseline. Fragments never reach a server, so the reports
 //! never leave the browser. Decoding refuses an encoded fragment over 1 MiB and an inflated
 //! payload over 16 MiB (for a comparison, all its reports together), so a crafted link (a
-//! DEFLATE bomb) cannot exhaust memory.
+//! DEFLATE bomb) cannot exhaust memory. Other parameters may
+//! follow the payload after `&` (`#report=…&pdf=<url>`, the PDF the page offers to load);
+//! they are not part of it.
 
 use std::fmt;
 
@@ -171,13 +173,14 @@ pub fn fragment(report: &Report) -> Result<String, ShareError> {
     Ok(format!("{FRAGMENT_PREFIX}{}", encode(report)?))
 }
 
-/// Decodes a fragment (`#report=...`, `report=...`) into a report, within the limits.
+/// Decodes a fragment (`#report=...`, `report=...`, either followed by `&` and other
+/// parameters) into a report, within the limits.
 pub fn decode_fragment(fragment: &str) -> Result<Report, ShareError> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
     let encoded = f
         .strip_prefix(FRAGMENT_PREFIX)
         .ok_or(ShareError::NotAReportLink)?;
-    decode(encoded)
+    decode(encoded.split('&').next().unwrap_or(encoded))
 }
 
 /// Decodes the encoded value (without `report=`) into a report, within the limits.
@@ -262,6 +265,11 @@ mod tests {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
         assert_eq!(decode_fragment(&format!("#{f}")).unwrap(), r);
+        assert_eq!(
+            decode_fragment(&format!("#{f}&pdf=http%3A%2F%2F127.0.0.1%2Foctave.pdf")).unwrap(),
+            r,
+            "a parameter after the report is not part of it"
+        );
     }
 
     #[test]

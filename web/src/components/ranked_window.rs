@@ -90,7 +90,7 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
         }
     });
     html! {
-        <div class="window" data-testid="ranked-window">
+        <div class="window" data-testid="ranked-window" data-expected={format::pages(&rec.expected_pages)}>
             <p class="muted small">
                 { format!("{} match(es) returned; the top {} are recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
                     rec.matches_returned, rec.top.len(), format::pages(&rec.expected_pages)) }
