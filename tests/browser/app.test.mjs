@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import {
   DIST, REPO, missing, dropFile, serveDist, launch, openApp, loadBundled, setField, readGroupTable, searchBody,
@@ -145,6 +146,65 @@ test('a corrupt or oversized share link shows a message, never a crash', { skip 
     assert.deepEqual(page.problems, []);
     await page.context().close();
   }
+});
+
+/** The report a share link carries, and a link carrying `report`. */
+const linkReport = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#report=')[1], 'base64url')).toString());
+const reportLink = (url, report) => `${url}#report=${deflateRawSync(Buffer.from(JSON.stringify(report))).toString('base64url')}`;
+
+test('a report whose numbers contradict its items is refused with a banner naming the disagreement', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await scoreHostile(page);
+  const report = linkReport(await page.locator('[data-testid=share-link]').inputValue());
+  // The issue's reproduction: a hit count no item supports, with a rate to match it.
+  // Without the rate's interval, as a report from before intervals (an interval is checked
+  // against its own hits).
+  const tampered = { ...report, page_hit_at_3_hits: 999, page_hit_at_3: 0.1 };
+  delete tampered.page_hit_at_3_ci;
+  const expected = `page_hit_at_3_hits is 999 but per_item gives ${report.page_hit_at_3_hits}`;
+
+  await page.setInputFiles('[data-testid=report-input]', {
+    name: 'tampered.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tampered)),
+  });
+  const banner = page.locator('[data-testid=error-banner]');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /tampered\.json was refused/);
+  assert.ok((await banner.textContent()).includes(`the report disagrees with itself: ${expected}`), await banner.textContent());
+  await page.context().close();
+
+  const group = structuredClone(report);
+  group.by_group.locate.page_hit_at_3_hits = 999;
+  delete group.by_group.locate.page_hit_at_3_ci;
+  for (const [r, message] of [
+    [tampered, expected],
+    [group, `by_group.locate.page_hit_at_3_hits is 999 but per_item gives ${report.by_group.locate.page_hit_at_3_hits}`],
+  ]) {
+    const linked = await openApp(browser, reportLink(site.url, r));
+    const b = linked.locator('[data-testid=error-banner]');
+    await b.waitFor();
+    assert.match(await b.textContent(), /This share link cannot be opened/);
+    assert.ok((await b.textContent()).includes(message), await b.textContent());
+    assert.equal(await linked.locator('[data-testid=report-view]').count(), 0, 'a refused report is not shown');
+    assert.deepEqual(linked.problems, []);
+    await linked.context().close();
+  }
+});
+
+test('a report without per-item records opens with a visible warning that it cannot be checked', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  const table = await scoreHostile(page);
+  assert.equal(await page.locator('[data-testid=unchecked-warning]').count(), 0, 'a checked report has no warning');
+  const bare = linkReport(await page.locator('[data-testid=share-link]').inputValue());
+  delete bare.per_item;
+  await page.context().close();
+  const linked = await openApp(browser, reportLink(site.url, bare));
+  const warning = linked.locator('[data-testid=unchecked-warning]');
+  await warning.waitFor();
+  assert.match(await warning.textContent(), /per_item is empty or missing\), so its numbers cannot be checked/);
+  assert.deepEqual(await readGroupTable(linked), table, 'the stated numbers are shown');
+  assert.equal(await linked.locator('[data-testid=error-banner]').count(), 0);
+  assert.deepEqual(linked.problems, []);
+  await linked.context().close();
 });
 
 test('top_k below 5 is refused with the reason', { skip }, async () => {

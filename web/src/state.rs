@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use figeval::share::Link;
-use figeval::{Dataset, Report};
+use figeval::{Dataset, Report, ReportError};
 use yew::Reducible;
 
 use crate::datasets;
@@ -380,6 +380,11 @@ impl AppState {
         });
     }
 
+    /// The banner of a report text that was refused: the reason is the detail.
+    fn refuse_report(&mut self, name: &str, e: &ReportError) {
+        self.banner(&format!("{name} was refused"), e.to_string());
+    }
+
     fn show_report(&mut self, report: OpenReport, capture: Option<CaptureLines>) {
         self.report = Some(report);
         self.report_capture = capture;
@@ -604,7 +609,7 @@ impl AppState {
                     self.banner = None;
                     self.show_report(OpenReport::new(&name, r), None);
                 }
-                Err(e) => self.banner(&format!("{name} is not a figeval report"), e),
+                Err(e) => self.refuse_report(&name, &e),
             },
             Action::OpenShareLink(fragment) => match figeval::share::decode_link(&fragment) {
                 Ok(Link::Report(r)) => {
@@ -628,7 +633,7 @@ impl AppState {
                     Some(text) => match Report::parse(&text) {
                         Ok(r) => Some(OpenReport::new(&name, r)),
                         Err(e) => {
-                            self.banner(&format!("{name} is not a figeval report"), e);
+                            self.refuse_report(&name, &e);
                             None
                         }
                     },
@@ -671,6 +676,20 @@ mod tests {
             source: "demo.json".into(),
             text: text.into(),
         })
+    }
+
+    /// The demo dataset scored offline, every item answered with one match citing `pages`.
+    fn scored_offline(pages: &[(u32, u32)]) -> AppState {
+        let text: String = dataset()
+            .items
+            .iter()
+            .map(|it| body(&it.question, pages).to_string() + "\n")
+            .collect();
+        with_demo_dataset()
+            .apply(Action::EditResponses(text))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            })
     }
 
     fn start(s: AppState, id: u64, resume: bool) -> AppState {
@@ -858,17 +877,7 @@ mod tests {
 
     #[test]
     fn a_share_link_round_trips_a_report() {
-        let d = dataset();
-        let text: String = d
-            .items
-            .iter()
-            .map(|it| body(&it.question, &[(4, 4)]).to_string() + "\n")
-            .collect();
-        let s = with_demo_dataset()
-            .apply(Action::EditResponses(text))
-            .apply(Action::ScoreOffline {
-                started_at: "t".into(),
-            });
+        let s = scored_offline(&[(4, 4)]);
         let report = s.report.clone().unwrap().report;
         let fragment = figeval::share::fragment(&report).unwrap();
         let opened = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
@@ -921,18 +930,31 @@ mod tests {
     }
 
     #[test]
+    fn a_report_file_that_contradicts_its_items_is_refused_with_the_disagreement() {
+        let s = scored_offline(&[(4, 4)]);
+        let mut v = serde_json::to_value(&*s.report.as_ref().unwrap().report).unwrap();
+        let hits = v["page_hit_at_3_hits"].clone();
+        v["page_hit_at_3_hits"] = 999.into();
+        v.as_object_mut().unwrap().remove("page_hit_at_3_ci");
+        let opened = AppState::default().apply(Action::OpenReport {
+            name: "tampered.json".into(),
+            text: v.to_string(),
+        });
+        assert!(opened.report.is_none());
+        let banner = opened.banner.unwrap();
+        assert_eq!(banner.title, "tampered.json was refused");
+        assert!(
+            banner.detail.ends_with(&format!(
+                "page_hit_at_3_hits is 999 but per_item gives {hits}"
+            )),
+            "{}",
+            banner.detail
+        );
+    }
+
+    #[test]
     fn the_current_report_can_be_compared_with_a_file() {
-        let d = dataset();
-        let text: String = d
-            .items
-            .iter()
-            .map(|it| body(&it.question, &[(4, 4)]).to_string() + "\n")
-            .collect();
-        let s = with_demo_dataset()
-            .apply(Action::EditResponses(text))
-            .apply(Action::ScoreOffline {
-                started_at: "t".into(),
-            });
+        let s = scored_offline(&[(4, 4)]);
         let json = s.report.as_ref().unwrap().report.to_json_pretty();
         let s = s
             .apply(Action::SetCompare {

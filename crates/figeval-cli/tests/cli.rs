@@ -477,6 +477,49 @@ fn the_regression_gate_can_watch_one_metric_of_a_scope() {
 }
 
 #[test]
+fn compare_refuses_a_report_that_disagrees_with_itself_with_exit_2_not_a_tripped_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = reports(dir.path(), [72, 85, 12], [72, 85, 12]);
+    // The reproduction: a hit count its own items contradict, with a rate to match
+    // it, would trip the gate if it were believed.
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    let hits = v["page_hit_at_3_hits"].clone();
+    v["page_hit_at_3_hits"] = 999.into();
+    v["page_hit_at_3"] = 0.1.into();
+    // As a report from before intervals (an interval is checked against its own hits).
+    v.as_object_mut().unwrap().remove("page_hit_at_3_ci");
+    let tampered = write(dir.path(), "tampered.json", &v.to_string());
+    let o = figeval(&["compare", &b, &tampered, "--fail-on-regression", "overall"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "tampered.json: the report disagrees with itself: page_hit_at_3_hits is 999 but per_item gives {hits}"
+        )),
+        "{e}"
+    );
+    assert!(stdout(&o).is_empty(), "no comparison of a refused report");
+}
+
+#[test]
+fn compare_opens_a_report_without_per_item_and_warns_that_it_cannot_be_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = reports(dir.path(), [72, 85, 12], [72, 85, 12]);
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("per_item");
+    let bare = write(dir.path(), "bare.json", &v.to_string());
+    let o = figeval(&["compare", &b, &bare, "--fail-on-regression", "overall"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "figeval: WARNING: the after report: it has no per-item records (per_item is empty or missing), so its numbers cannot be checked"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn compare_refuses_a_file_that_is_not_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let junk = write(dir.path(), "junk.json", "{\"corpus_id\": \"c\"}");

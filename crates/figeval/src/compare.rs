@@ -257,6 +257,9 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         ));
     }
     for (label, r) in [("before", before), ("after", after)] {
+        if let Some(w) = r.unchecked_warning() {
+            warnings.push(format!("the {label} report: {w}"));
+        }
         if !r.unscored.is_empty() {
             warnings.push(format!(
                 "the {label} report left {} item(s) unscored",
@@ -276,14 +279,14 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         Scope::Overall,
         &before.summary,
         &after.summary,
-        pairs.iter().copied(),
+        &pairs,
     )];
     for g in groups {
         scopes.push(scope(
             Scope::Group(g),
             before.by_group.get(&g).unwrap_or(&empty),
             after.by_group.get(&g).unwrap_or(&empty),
-            pairs.iter().copied().filter(|(_, a)| a.group == g),
+            &pairs,
         ));
     }
     let prose_verdict = scopes
@@ -367,12 +370,17 @@ fn settings_warnings(before: &Report, after: &Report) -> Vec<String> {
     w
 }
 
-fn scope<'a>(
+/// The comparison of one scope over the paired items of it (a group's by the after grouping).
+fn scope(
     name: Scope,
     before: &Summary,
     after: &Summary,
-    pairs: impl Iterator<Item = (&'a ItemRecord, &'a ItemRecord)> + Clone,
+    all_pairs: &[(&ItemRecord, &ItemRecord)],
 ) -> ScopeComparison {
+    let pairs = all_pairs.iter().copied().filter(|(_, a)| match name {
+        Scope::Overall => true,
+        Scope::Group(g) => a.group == g,
+    });
     let metrics = PerMetric::from_fn(|m| {
         let (mut gained, mut lost) = (Vec::new(), Vec::new());
         let mut table = PairedCounts::default();

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::dataset::{strip_position, Group};
-use crate::score::{ItemRecord, ScoreConfig};
+use crate::score::{ItemRecord, Metric, ScoreConfig};
 use crate::summary::Summary;
 
 /// The search's cache mode (contract §2.1).
@@ -103,6 +103,30 @@ impl Serialize for Scope {
     }
 }
 
+/// Why a report's text is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportError {
+    /// The text is not a report: where (line and column) and what was wrong.
+    NotAReport(String),
+    /// The report's summaries disagree with its own `per_item`: the first disagreement.
+    Disagrees(String),
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportError::NotAReport(m) => f.write_str(m),
+            ReportError::Disagrees(m) => write!(f, "the report disagrees with itself: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// The warning of a report whose numbers cannot be checked.
+pub const UNCHECKED: &str =
+    "it has no per-item records (per_item is empty or missing), so its numbers cannot be checked";
+
 /// The search parameters a set of responses was obtained with, as a live run records them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RequestInfo {
@@ -175,7 +199,9 @@ pub struct Report {
     pub summary: Summary,
     /// Summary per group, groups sorted by name; only groups that have items.
     pub by_group: BTreeMap<Group, Summary>,
-    /// One record per scored item, in dataset order.
+    /// One record per scored item, in dataset order. A report read without it (or with it
+    /// empty) opens, but its numbers cannot be checked: see [`Report::unchecked_warning`].
+    #[serde(default)]
     pub per_item: Vec<ItemRecord>,
     /// Questions that had no response and were allowed to go unscored (left out of `n`).
     #[serde(default)]
@@ -212,16 +238,69 @@ impl Report {
         }
     }
 
-    /// Reads a report from its JSON text; errors say line:column and what was wrong.
-    pub fn parse(text: &str) -> Result<Report, String> {
-        serde_json::from_str(text).map_err(|e| {
-            format!(
+    /// Reads a report from its JSON text and checks it against itself ([`Report::check`]).
+    ///
+    /// A text that is not a report is refused with its line:column and what was wrong; a report
+    /// whose summaries disagree with its own `per_item` is refused naming the first
+    /// disagreement.
+    pub fn parse(text: &str) -> Result<Report, ReportError> {
+        let report: Report = serde_json::from_str(text).map_err(|e| {
+            ReportError::NotAReport(format!(
                 "line {}, column {}: not a figeval report: {}",
                 e.line(),
                 e.column(),
                 strip_position(&e)
-            )
-        })
+            ))
+        })?;
+        report.check().map_err(ReportError::Disagrees)?;
+        Ok(report)
+    }
+
+    /// Checks the stated summaries (`n`, each metric's hits and rate, `page_mrr`; overall and
+    /// every group) against the ones `per_item` gives. The error names the first disagreement, e.g.
+    /// `by_group.locate.page_hit_at_3_hits is 999 but per_item gives 12`.
+    ///
+    /// A report without per-item records passes: there is nothing to check its numbers
+    /// against ([`Report::unchecked_warning`] says so).
+    pub fn check(&self) -> Result<(), String> {
+        if self.per_item.is_empty() {
+            return Ok(());
+        }
+        if let Some(d) = summary_disagreement("", &self.summary, &Summary::of(&self.per_item)) {
+            return Err(d);
+        }
+        for g in Group::ALL {
+            let items = self.per_item.iter().filter(|r| r.group == g);
+            let k = items.clone().count();
+            match self.by_group.get(&g) {
+                None if k > 0 => {
+                    return Err(format!(
+                        "by_group has no {g} but per_item has {k} {g} item(s)"
+                    ))
+                }
+                None => {}
+                Some(_) if k == 0 => {
+                    return Err(format!(
+                        "by_group.{g} is stated but per_item has no {g} item"
+                    ))
+                }
+                Some(stated) => {
+                    let prefix = format!("by_group.{g}.");
+                    if let Some(d) = summary_disagreement(&prefix, stated, &Summary::of(items)) {
+                        return Err(d);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The warning of a report whose numbers cannot be checked: it states summaries but has
+    /// no per-item records. `None` when [`Report::check`] had something to check against (or
+    /// the report scored nothing).
+    pub fn unchecked_warning(&self) -> Option<&'static str> {
+        let states_something = self.summary.n > 0 || !self.by_group.is_empty();
+        (self.per_item.is_empty() && states_something).then_some(UNCHECKED)
     }
 
     /// The report as indented JSON, as the command line prints it.
@@ -250,12 +329,39 @@ impl Report {
     }
 }
 
+/// A rate as the report's JSON writes it.
+fn number(x: f64) -> String {
+    serde_json::Value::from(x).to_string()
+}
+
+/// The first key of `stated` that differs from `actual`, as `{prefix}{key} is X but per_item
+/// gives Y`: `n`, then each metric's hits and rate, then `page_mrr`.
+fn summary_disagreement(prefix: &str, stated: &Summary, actual: &Summary) -> Option<String> {
+    let differ = |key: &str, s: String, a: String| {
+        (s != a).then(|| format!("{prefix}{key} is {s} but per_item gives {a}"))
+    };
+    differ("n", stated.n.to_string(), actual.n.to_string())
+        .or_else(|| {
+            Metric::ALL.into_iter().find_map(|m| {
+                differ(
+                    m.hits_name(),
+                    stated.hits(m).to_string(),
+                    actual.hits(m).to_string(),
+                )
+                .or_else(|| differ(m.name(), number(stated.rate(m)), number(actual.rate(m))))
+            })
+        })
+        .or_else(|| differ("page_mrr", number(stated.page_mrr), number(actual.page_mrr)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::tests::{record, report};
     use crate::dataset::Dataset;
     use crate::response::Match;
     use crate::score::score_item;
+    use serde_json::Value;
 
     fn sample() -> Report {
         let d = Dataset::parse(
@@ -320,8 +426,162 @@ mod tests {
 
     #[test]
     fn a_broken_report_names_line_and_column() {
-        let e = Report::parse("{\n \"corpus_id\": 3}").unwrap_err();
+        let e = Report::parse("{\n \"corpus_id\": 3}")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 2, column "), "{e}");
+    }
+
+    /// 33 items as the Octave dataset groups them (13 locate, 13 content, 7 prose), 31 hits.
+    fn thirty_three() -> Value {
+        let records = (0..33)
+            .map(|i| {
+                let group = match i {
+                    26.. => Group::Prose,
+                    _ if i % 2 == 0 => Group::Locate,
+                    _ => Group::Content,
+                };
+                record(&format!("q{i}?"), group, i >= 2)
+            })
+            .collect();
+        let mut v = serde_json::to_value(report(records, 5)).unwrap();
+        // As a figeval before intervals wrote it (the `_ci` keys are checked on their own).
+        let strip = |m: &mut Value| {
+            m.as_object_mut()
+                .unwrap()
+                .retain(|k, _| !k.ends_with("_ci"))
+        };
+        strip(&mut v);
+        for g in v["by_group"].as_object_mut().unwrap().values_mut() {
+            strip(g);
+        }
+        v
+    }
+
+    fn refusal(v: &Value) -> String {
+        match Report::parse(&v.to_string()) {
+            Err(ReportError::Disagrees(d)) => d,
+            other => panic!("not refused as disagreeing: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_report_whose_hit_count_its_items_contradict_is_refused_naming_it() {
+        let mut v = thirty_three();
+        assert_eq!(v["n"], 33);
+        assert!(
+            Report::parse(&v.to_string()).is_ok(),
+            "the untouched report is accepted"
+        );
+        v["page_hit_at_3_hits"] = 999.into();
+        v["page_hit_at_3"] = 0.1.into();
+        assert_eq!(
+            refusal(&v),
+            "page_hit_at_3_hits is 999 but per_item gives 31"
+        );
+        let e = Report::parse(&v.to_string()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the report disagrees with itself: page_hit_at_3_hits is 999 but per_item gives 31"
+        );
+    }
+
+    #[test]
+    fn every_number_of_every_group_is_checked() {
+        let base = thirty_three();
+        let locate_hits = base["by_group"]["locate"]["page_hit_at_3_hits"].clone();
+        let cases: [(&[&str], Value, String); 6] = [
+            (&["n"], 32.into(), "n is 32 but per_item gives 33".into()),
+            (
+                &["page_mrr"],
+                0.5.into(),
+                format!("page_mrr is 0.5 but per_item gives {}", base["page_mrr"]),
+            ),
+            (
+                &["figure_chunk_at_3"],
+                0.0303.into(),
+                "figure_chunk_at_3 is 0.0303 but per_item gives 0.0".into(),
+            ),
+            (
+                &["by_group", "locate", "page_hit_at_3_hits"],
+                999.into(),
+                format!(
+                    "by_group.locate.page_hit_at_3_hits is 999 but per_item gives {locate_hits}"
+                ),
+            ),
+            (
+                &["by_group", "prose", "n"],
+                8.into(),
+                "by_group.prose.n is 8 but per_item gives 7".into(),
+            ),
+            (
+                &["by_group", "content", "precise_page_hit_at_3"],
+                1.0.into(),
+                format!(
+                    "by_group.content.precise_page_hit_at_3 is 1.0 but per_item gives {}",
+                    base["by_group"]["content"]["precise_page_hit_at_3"]
+                ),
+            ),
+        ];
+        for (path, value, expected) in cases {
+            let mut v = base.clone();
+            let mut at = &mut v;
+            for key in path {
+                at = &mut at[*key];
+            }
+            *at = value;
+            assert_eq!(refusal(&v), expected, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn a_group_missing_or_invented_is_refused() {
+        let mut v = thirty_three();
+        v["by_group"].as_object_mut().unwrap().remove("prose");
+        assert_eq!(
+            refusal(&v),
+            "by_group has no prose but per_item has 7 prose item(s)"
+        );
+        let mut v = thirty_three();
+        let prose = v["by_group"]["prose"].clone();
+        v["by_group"].as_object_mut().unwrap().remove("prose");
+        for r in v["per_item"].as_array_mut().unwrap() {
+            if r["group"] == "prose" {
+                r["group"] = "locate".into();
+            }
+        }
+        v["by_group"]["prose"] = prose;
+        assert!(
+            refusal(&v).starts_with("by_group.locate.n is 13 but per_item gives 20"),
+            "{}",
+            refusal(&v)
+        );
+    }
+
+    #[test]
+    fn a_report_without_per_item_opens_with_a_warning_that_it_cannot_be_checked() {
+        let mut v = thirty_three();
+        v["page_hit_at_3_hits"] = 999.into();
+        v.as_object_mut().unwrap().remove("per_item");
+        let r = Report::parse(&v.to_string()).unwrap();
+        assert_eq!(
+            r.summary.hits(Metric::PageHitAt3),
+            999,
+            "the stated numbers are kept"
+        );
+        assert_eq!(r.unchecked_warning(), Some(UNCHECKED));
+        v["per_item"] = serde_json::json!([]);
+        let r = Report::parse(&v.to_string()).unwrap();
+        assert!(r.unchecked_warning().unwrap().contains("cannot be checked"));
+        let checked = Report::parse(&thirty_three().to_string()).unwrap();
+        assert_eq!(checked.unchecked_warning(), None);
+        let mut empty = report(vec![], 5);
+        empty.unscored = vec!["q?".into()];
+        assert_eq!(
+            empty.unchecked_warning(),
+            None,
+            "a report that states nothing needs no check"
+        );
     }
 
     #[test]

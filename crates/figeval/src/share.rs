@@ -17,7 +17,7 @@ use base64::Engine;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
 use serde::{Deserialize, Serialize};
 
-use crate::report::Report;
+use crate::report::{Report, ReportError};
 
 /// The largest encoded fragment accepted (1 MiB).
 pub const MAX_ENCODED_BYTES: usize = 1 << 20;
@@ -48,6 +48,8 @@ pub enum ShareError {
     InflatesTooLarge,
     /// The inflated text is not a report.
     NotAReport(String),
+    /// The report (or a report of a comparison) disagrees with itself (contract §5.2).
+    Refused(String),
     /// The inflated text of a `compare=` link is not a comparison.
     NotAComparison(String),
     /// A comparison of fewer than [`MIN_COMPARED`] reports.
@@ -78,6 +80,7 @@ impl fmt::Display for ShareError {
                 MAX_INFLATED_BYTES
             ),
             ShareError::NotAReport(e) => write!(f, "the link does not hold a figeval report: {e}"),
+            ShareError::Refused(e) => write!(f, "the link's report was refused: {e}"),
             ShareError::NotAComparison(e) => {
                 write!(f, "the link does not hold a figeval comparison: {e}")
             }
@@ -186,7 +189,10 @@ pub fn decode_fragment(fragment: &str) -> Result<Report, ShareError> {
 /// Decodes the encoded value (without `report=`) into a report, within the limits.
 pub fn decode(encoded: &str) -> Result<Report, ShareError> {
     let text = unpack(encoded, ShareError::NotAReport)?;
-    Report::parse(&text).map_err(ShareError::NotAReport)
+    Report::parse(&text).map_err(|e| match e {
+        ReportError::NotAReport(m) => ShareError::NotAReport(m),
+        ReportError::Disagrees(_) => ShareError::Refused(e.to_string()),
+    })
 }
 
 /// Encodes named reports, in order (the first is the baseline), as the value of the
@@ -222,6 +228,14 @@ pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
         return Err(ShareError::TooFewReports {
             count: parsed.reports.len(),
         });
+    }
+    for r in &parsed.reports {
+        r.report.check().map_err(|d| {
+            ShareError::Refused(format!(
+                "{:?}: the report disagrees with itself: {d}",
+                r.name
+            ))
+        })?;
     }
     Ok(parsed.reports)
 }
@@ -382,6 +396,31 @@ mod tests {
         assert_eq!(
             decode_compare(&deflated(r#"{"reports": []}"#)).unwrap_err(),
             ShareError::TooFewReports { count: 0 }
+        );
+    }
+
+    #[test]
+    fn a_link_whose_report_disagrees_with_itself_is_refused_naming_it() {
+        use crate::compare::tests::{record, report};
+        let good = report(vec![record("a?", crate::Group::Locate, true)], 5);
+        let mut bad = good.clone();
+        bad.summary.n += 1;
+        let n = bad.per_item.len();
+        let e = decode(&encode(&bad).unwrap()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the link's report was refused: the report disagrees with itself: n is {} but per_item gives {n}",
+                n + 1
+            )
+        );
+        let link = encode_compare(&[("base", &good), ("run b", &bad)]).unwrap();
+        let e = decode_compare(&link).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "the link's report was refused: \"run b\": the report disagrees with itself: n is"
+            ),
+            "{e}"
         );
     }
 

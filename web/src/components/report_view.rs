@@ -82,6 +82,12 @@ pub fn report_view(props: &ReportViewProps) -> Html {
     let headline = Metric::PageHitAt3;
     html! {
         <div class="report" data-testid="report-view">
+            if let Some(w) = r.unchecked_warning() {
+                <section class="card warn-card" data-testid="unchecked-warning" role="status">
+                    <h2>{ "These numbers cannot be checked" }</h2>
+                    <p>{ format!("This report is shown as it states itself: {w}.") }</p>
+                </section>
+            }
             <section class="card">
                 <div class="report-top">
                     <div class="headline-block" data-testid="headline">
