@@ -27,6 +27,8 @@
 //! - [`report`]: the report object (contract §5.2).
 //! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
+//! - [`live`]: the rules of a live run: limits, defaults, retries, backoff, judging an answer.
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
 //! - [`share`]: the share-link codec (`#report=` and `#compare=`, contract §10.2).
@@ -43,8 +45,9 @@ pub mod caption;
 pub mod capture;
 pub mod compare;
 pub mod dataset;
-mod describe;
+pub mod describe;
 pub mod ground;
+pub mod live;
 pub mod matrix;
 pub mod render;
 pub mod report;
