@@ -169,7 +169,9 @@ async fn search_with_retries(
                 attempt += 1;
                 job.dispatch.dispatch(Action::Retried { id: job.id });
                 let wait = figeval::live::retry_delay(attempt, f.retry_after());
-                TimeoutFuture::new(u32::try_from(wait.as_millis()).unwrap_or(u32::MAX)).await;
+                // At most 30 s, so whole seconds and milliseconds fit a u32 (no u128 code).
+                let ms = (wait.as_secs() as u32).saturating_mul(1000) + wait.subsec_millis();
+                TimeoutFuture::new(ms).await;
                 if handle.is_halted() {
                     return Err(Outcome::Stopped);
                 }

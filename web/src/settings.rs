@@ -5,11 +5,6 @@ use figeval::live::{self, DEFAULT_BASE_URL};
 use figeval::CacheMode;
 use serde::{Deserialize, Serialize};
 
-/// Why top_k may not be below 5, shown next to the field (the core's wording).
-pub fn top_k_reason() -> String {
-    figeval::check_top_k(0).err().unwrap_or_default()
-}
-
 /// The settings form, remembered across visits (localStorage).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -141,7 +136,7 @@ impl Settings {
         };
         let timeout_ms = match self.timeout_s.trim().parse::<f64>() {
             Ok(s) => match live::check_timeout(s) {
-                Ok(d) => Some(d.as_millis() as u32),
+                Ok(s) => Some((s * 1000.0).round() as u32),
                 Err(e) => {
                     err("timeout_s", &e);
                     None

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use figeval::live::{self, Transport};
 use figeval::{
@@ -79,7 +79,9 @@ pub fn run(args: &RunArgs) -> Outcome {
         None => None,
     };
     let todo: Vec<usize> = (0..n).filter(|&i| records[i].is_none()).collect();
-    let agent = ureq::AgentBuilder::new().timeout(timeout).build();
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs_f64(timeout))
+        .build();
     let url = request.url();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);

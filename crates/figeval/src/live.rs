@@ -73,10 +73,11 @@ pub fn check_in(what: &str, n: u64, range: &RangeInclusive<u32>) -> Result<u32, 
         })
 }
 
-/// The timeout of one search, or why `seconds` is not one.
-pub fn check_timeout(seconds: f64) -> Result<Duration, String> {
+/// `seconds` when it is a timeout of one search (above 0, at most [`MAX_TIMEOUT_S`]), or why
+/// it is not one.
+pub fn check_timeout(seconds: f64) -> Result<f64, String> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_S {
-        Ok(Duration::from_secs_f64(seconds))
+        Ok(seconds)
     } else {
         Err(format!(
             "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}, not {seconds}"
@@ -324,7 +325,7 @@ mod tests {
         assert!(check_in("concurrency", 0, &CONCURRENCY).is_err());
         assert!(check_in("retries", u64::MAX, &RETRIES).is_err());
         assert_eq!(check_in("retries", 0, &RETRIES), Ok(0));
-        assert_eq!(check_timeout(0.25), Ok(Duration::from_millis(250)));
+        assert_eq!(check_timeout(0.25), Ok(0.25));
         for bad in [0.0, -1.0, 3600.5, f64::NAN, f64::INFINITY] {
             assert!(check_timeout(bad).is_err(), "{bad}");
         }
