@@ -168,10 +168,7 @@ async fn search_with_retries(
             Err(Outcome::Failed(f)) if f.retryable() && attempt < job.config.retries => {
                 attempt += 1;
                 job.dispatch.dispatch(Action::Retried { id: job.id });
-                let wait = figeval::live::retry_delay(attempt, f.retry_after());
-                // At most 30 s, so whole seconds and milliseconds fit a u32 (no u128 code).
-                let ms = (wait.as_secs() as u32).saturating_mul(1000) + wait.subsec_millis();
-                TimeoutFuture::new(ms).await;
+                TimeoutFuture::new(figeval::live::retry_delay_ms(attempt, f.retry_after())).await;
                 if handle.is_halted() {
                     return Err(Outcome::Stopped);
                 }

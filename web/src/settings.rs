@@ -147,15 +147,13 @@ impl Settings {
                 None
             }
         };
-        let mut whole = |field: &'static str, text: &str, range| {
-            let n = text.trim().parse::<u64>().unwrap_or(u64::MAX);
-            live::check_in(field, n, range)
-                .map_err(|e| err(field, &e))
-                .ok()
-        };
-        let concurrency =
-            whole("concurrency", &self.concurrency, &live::CONCURRENCY).map(|n| n as usize);
-        let retries = whole("retries", &self.retries, &live::RETRIES);
+        let concurrency = live::check_in("concurrency", &self.concurrency, &live::CONCURRENCY)
+            .map_err(|e| err("concurrency", &e))
+            .ok()
+            .map(|n| n as usize);
+        let retries = live::check_in("retries", &self.retries, &live::RETRIES)
+            .map_err(|e| err("retries", &e))
+            .ok();
         let span = self.max_precise_span_pages();
         if let Err(e) = &span {
             err(e.field, &e.message);

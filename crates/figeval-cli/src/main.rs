@@ -155,7 +155,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "bypass", value_parser = parse_cache_mode)]
     pub cache_mode: CacheMode,
     /// Seconds to wait for one search (at most 3600).
-    #[arg(long, default_value_t = live::DEFAULT_TIMEOUT_S)]
+    #[arg(long, default_value_t = f64::from(live::DEFAULT_TIMEOUT_S))]
     pub timeout: f64,
     /// Searches in flight at once (1 to 64).
     #[arg(long, default_value_t = live::DEFAULT_CONCURRENCY, value_parser = parse_concurrency)]
@@ -186,21 +186,12 @@ fn parse_gate(s: &str) -> Result<Gate, String> {
     s.parse()
 }
 
-/// A whole number in `range`, with the core's wording of the rule.
-fn parse_in(s: &str, what: &str, range: &std::ops::RangeInclusive<u32>) -> Result<u32, String> {
-    let n = s
-        .trim()
-        .parse::<u64>()
-        .map_err(|_| format!("{what} must be a whole number"))?;
-    live::check_in(what, n, range)
-}
-
 fn parse_concurrency(s: &str) -> Result<u32, String> {
-    parse_in(s, "concurrency", &live::CONCURRENCY)
+    live::check_in("concurrency", s, &live::CONCURRENCY)
 }
 
 fn parse_retries(s: &str) -> Result<u32, String> {
-    parse_in(s, "retries", &live::RETRIES)
+    live::check_in("retries", s, &live::RETRIES)
 }
 
 /// Output formats of `figeval compare` and `figeval ground`.

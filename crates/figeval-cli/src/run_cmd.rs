@@ -380,7 +380,8 @@ fn search(
             return Err(format!("{cause}{tries}"));
         }
         attempt += 1;
-        std::thread::sleep(live::retry_delay(attempt, retry_after.as_deref()));
+        let wait = live::retry_delay_ms(attempt, retry_after.as_deref());
+        std::thread::sleep(Duration::from_millis(u64::from(wait)));
     }
 }
 

@@ -23,7 +23,6 @@
 
 use std::fmt;
 use std::ops::RangeInclusive;
-use std::time::Duration;
 
 use crate::capture::MAX_LINE_BYTES;
 use crate::describe;
@@ -35,9 +34,9 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
 /// Matches asked for when `top_k` is not given.
 pub const DEFAULT_TOP_K: u32 = MIN_TOP_K;
 /// Seconds to wait for one search when no timeout is given.
-pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+pub const DEFAULT_TIMEOUT_S: u32 = 120;
 /// The longest timeout accepted, in seconds.
-pub const MAX_TIMEOUT_S: f64 = 3600.0;
+pub const MAX_TIMEOUT_S: u32 = 3600;
 /// Searches in flight at once when not given: enough to make a 30-question eval quick, gentle
 /// enough for a deployment whose embedder or reranker shares one GPU.
 pub const DEFAULT_CONCURRENCY: u32 = 4;
@@ -52,16 +51,18 @@ pub const BODY_QUOTE_CHARS: usize = 500;
 /// The largest response body read; a larger one is a failure, not a silent truncation.
 pub const MAX_BODY_BYTES: usize = MAX_LINE_BYTES;
 
-/// The wait before the first retry, doubling after that.
-const FIRST_BACKOFF: Duration = Duration::from_millis(500);
-/// The longest wait of the doubling backoff.
-const MAX_BACKOFF: Duration = Duration::from_secs(8);
-/// The longest `Retry-After` honoured.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+/// The wait before the first retry, in milliseconds, doubling after that.
+const FIRST_BACKOFF_MS: u32 = 500;
+/// The longest wait of the doubling backoff, in milliseconds.
+const MAX_BACKOFF_MS: u32 = 8_000;
+/// The longest `Retry-After` honoured, in seconds.
+const MAX_RETRY_AFTER_S: u32 = 30;
 
-/// `Err` with the rule when `n` is outside `range` (`what` names the setting).
-pub fn check_in(what: &str, n: u64, range: &RangeInclusive<u32>) -> Result<u32, String> {
-    u32::try_from(n)
+/// The whole number `text` says, when it is in `range`; else the rule (`what` names the
+/// setting). The command line's flags and the page's form both read their numbers with it.
+pub fn check_in(what: &str, text: &str, range: &RangeInclusive<u32>) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
         .ok()
         .filter(|n| range.contains(n))
         .ok_or_else(|| {
@@ -76,11 +77,13 @@ pub fn check_in(what: &str, n: u64, range: &RangeInclusive<u32>) -> Result<u32, 
 /// `seconds` when it is a timeout of one search (above 0, at most [`MAX_TIMEOUT_S`]), or why
 /// it is not one.
 pub fn check_timeout(seconds: f64) -> Result<f64, String> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_S {
+    // The rule is worded without the value: a float's shortest form would bring its
+    // formatting code into the page's bundle.
+    if seconds.is_finite() && seconds > 0.0 && seconds <= f64::from(MAX_TIMEOUT_S) {
         Ok(seconds)
     } else {
         Err(format!(
-            "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}, not {seconds}"
+            "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}"
         ))
     }
 }
@@ -95,7 +98,7 @@ pub fn check_base_url(text: &str) -> Result<String, String> {
         .or_else(|| base.strip_prefix("https://"));
     if host.is_none_or(|h| h.is_empty() || h.starts_with('/')) {
         return Err(format!(
-            "the base URL must be an http:// or https:// address such as {DEFAULT_BASE_URL}, not {text:?}"
+            "the base URL must be an http:// or https:// address such as {DEFAULT_BASE_URL}"
         ));
     }
     Ok(base.to_string())
@@ -126,13 +129,13 @@ impl Transport {
     }
 }
 
-/// The wait before retry number `retry` (1 for the first), given the answer's `Retry-After`
-/// header if it had one.
-pub fn retry_delay(retry: u32, retry_after: Option<&str>) -> Duration {
-    let doubling = FIRST_BACKOFF.saturating_mul(1 << retry.saturating_sub(1).min(16));
-    let backoff = doubling.min(MAX_BACKOFF);
-    match retry_after.and_then(|v| v.trim().parse::<u64>().ok()) {
-        Some(s) => Duration::from_secs(s).min(MAX_RETRY_AFTER).max(backoff),
+/// The wait in milliseconds before retry number `retry` (1 for the first), given the answer's
+/// `Retry-After` header if it had one. At most 30 s, so it fits any timer.
+pub fn retry_delay_ms(retry: u32, retry_after: Option<&str>) -> u32 {
+    let doubling = FIRST_BACKOFF_MS.saturating_mul(1 << retry.saturating_sub(1).min(16));
+    let backoff = doubling.min(MAX_BACKOFF_MS);
+    match retry_after.and_then(|v| v.trim().parse::<u32>().ok()) {
+        Some(s) => (s.min(MAX_RETRY_AFTER_S) * 1000).max(backoff),
         None => backoff,
     }
 }
@@ -249,7 +252,7 @@ mod tests {
 
     #[test]
     fn the_backoff_doubles_from_half_a_second_up_to_eight() {
-        let ms = |r| retry_delay(r, None).as_millis();
+        let ms = |r| retry_delay_ms(r, None);
         assert_eq!(
             [ms(1), ms(2), ms(3), ms(4), ms(5), ms(6)],
             [500, 1000, 2000, 4000, 8000, 8000]
@@ -259,12 +262,17 @@ mod tests {
 
     #[test]
     fn retry_after_is_honoured_up_to_thirty_seconds_and_never_shortens_the_backoff() {
-        assert_eq!(retry_delay(1, Some("2")), Duration::from_secs(2));
-        assert_eq!(retry_delay(1, Some(" 3600 ")), Duration::from_secs(30));
-        assert_eq!(retry_delay(4, Some("0")), Duration::from_secs(4));
+        assert_eq!(retry_delay_ms(1, Some("2")), 2_000);
+        assert_eq!(retry_delay_ms(1, Some(" 3600 ")), 30_000);
         assert_eq!(
-            retry_delay(1, Some("Wed, 21 Oct 2026 07:28:00 GMT")),
-            Duration::from_millis(500),
+            retry_delay_ms(1, Some("99999999999")),
+            500,
+            "not a number of seconds we read"
+        );
+        assert_eq!(retry_delay_ms(4, Some("0")), 4_000);
+        assert_eq!(
+            retry_delay_ms(1, Some("Wed, 21 Oct 2026 07:28:00 GMT")),
+            500,
             "the date form is not read"
         );
     }
@@ -317,14 +325,18 @@ mod tests {
 
     #[test]
     fn settings_outside_their_limits_are_refused_with_the_rule() {
-        assert_eq!(check_in("concurrency", 64, &CONCURRENCY), Ok(64));
+        assert_eq!(check_in("concurrency", " 64 ", &CONCURRENCY), Ok(64));
         assert_eq!(
-            check_in("concurrency", 65, &CONCURRENCY).unwrap_err(),
+            check_in("concurrency", "65", &CONCURRENCY).unwrap_err(),
             "concurrency must be a whole number from 1 to 64"
         );
-        assert!(check_in("concurrency", 0, &CONCURRENCY).is_err());
-        assert!(check_in("retries", u64::MAX, &RETRIES).is_err());
-        assert_eq!(check_in("retries", 0, &RETRIES), Ok(0));
+        for bad in ["0", "-1", "2.5", "", "four", "99999999999"] {
+            assert!(
+                check_in("concurrency", bad, &CONCURRENCY).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(check_in("retries", "0", &RETRIES), Ok(0));
         assert_eq!(check_timeout(0.25), Ok(0.25));
         for bad in [0.0, -1.0, 3600.5, f64::NAN, f64::INFINITY] {
             assert!(check_timeout(bad).is_err(), "{bad}");
@@ -342,7 +354,7 @@ mod tests {
     fn the_defaults_are_inside_the_limits() {
         assert!(CONCURRENCY.contains(&DEFAULT_CONCURRENCY));
         assert!(RETRIES.contains(&DEFAULT_RETRIES));
-        assert!(check_timeout(DEFAULT_TIMEOUT_S).is_ok());
+        assert!(check_timeout(f64::from(DEFAULT_TIMEOUT_S)).is_ok());
         assert!(crate::request::check_top_k(DEFAULT_TOP_K).is_ok());
         assert_eq!(
             check_base_url(DEFAULT_BASE_URL).as_deref(),
