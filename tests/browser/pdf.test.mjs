@@ -11,6 +11,7 @@ import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import {
   missing, serveDist, launch, openApp, loadBundled, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
+  axeViolations, countByRule,
 } from './support.mjs';
 
 const skip = missing() || (!existsSync(OCTAVE_PDF) && `no Octave manual at ${OCTAVE_PDF}`)
@@ -103,6 +104,12 @@ async function openPdfFile(page) {
   await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
 }
 
+/** axe-core finds no violation with the PDF open (issue 14 covers every state the tests reach). */
+async function noAxeViolation(page, state) {
+  const v = await axeViolations(page);
+  assert.deepEqual(countByRule(v), {}, `axe violations, ${state}:\n${JSON.stringify(v, null, 1).slice(0, 8000)}`);
+}
+
 function noProblems(assert, page, requests) {
   const csp = page.evaluate(() => window.__cspViolations || []);
   return csp.then((v) => {
@@ -150,6 +157,7 @@ test('a PDF file opens in the page and its thumbnails show the cited and expecte
     }
     assert.ok(own > 0.8, `thumbnail of p.${p} matches poppler's render (r=${own.toFixed(3)})`);
   }
+  await noAxeViolation(page, 'report with the PDF open and a ranked window of thumbnails');
   await noProblems(assert, page, requests);
   await page.context().close();
 });
@@ -180,6 +188,7 @@ test('a thumbnail opens the page view with zoom, page number, printed label and 
   assert.ok(labels.rendered >= 1, 'the renderer drew the thumbnail');
   const label = await view.getAttribute('data-label');
   if (label) assert.match(await view.locator('h2').textContent(), new RegExp(`printed page ${label}$`));
+  await noAxeViolation(page, 'page view open');
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=page-view]', { state: 'detached' });
   await noProblems(assert, page);
@@ -203,6 +212,7 @@ test('a pdf= link offers its URL and fetches it only after the user says yes', {
   assert.match(await offer.textContent(), new RegExp(pdfUrl.replace(/[.?*+^$()|[\]\\]/g, '\\$&')));
   await page.waitForTimeout(500);
   assert.deepEqual(fetched, [], 'nothing is fetched before the user says yes');
+  await noAxeViolation(page, 'a pdf= offer on show');
   await page.click('[data-testid=pdf-offer-load]');
   await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
   assert.deepEqual(fetched, [pdfUrl], 'fetched once, after the yes');
