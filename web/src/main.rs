@@ -7,6 +7,7 @@
 
 #![forbid(unsafe_code)]
 
+mod answers;
 mod browser;
 mod components;
 mod datasets;

@@ -197,6 +197,8 @@ pub struct AppState {
     pub report: Option<OpenReport>,
     /// The capture the report on show was scored from, when it was a live run.
     pub report_capture: Option<CaptureLines>,
+    /// The capture text the report on show was scored from, when it was scored offline.
+    pub report_responses: Option<Rc<str>>,
     /// A failure to show.
     pub banner: Option<Banner>,
     /// The comparison's baseline.
@@ -345,6 +347,7 @@ impl AppState {
             allow_missing: false,
             report: None,
             report_capture: None,
+            report_responses: None,
             banner: None,
             before: None,
             after: None,
@@ -378,6 +381,7 @@ impl AppState {
     fn show_report(&mut self, report: OpenReport, capture: Option<CaptureLines>) {
         self.report = Some(report);
         self.report_capture = capture;
+        self.report_responses = None;
         self.view = View::Report;
     }
 
@@ -515,6 +519,7 @@ impl AppState {
                     Ok(report) => {
                         self.banner = None;
                         self.show_report(OpenReport::new(&source, report), None);
+                        self.report_responses = Some(self.responses_text.clone());
                     }
                     Err(e) => self.banner("The responses cannot be scored", e.to_string()),
                 }

@@ -27,7 +27,8 @@ pub fn serve(listener: TcpListener, dir: PathBuf) {
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript",
+        Some("js" | "mjs") => "text/javascript",
+        Some("pdf") => "application/pdf",
         Some("wasm") => "application/wasm",
         Some("css") => "text/css",
         Some("json") => "application/json",

@@ -41,6 +41,7 @@ pub mod request;
 pub mod response;
 pub mod score;
 pub mod share;
+pub mod snippet;
 pub mod summary;
 
 pub use capture::{CaptureError, CaptureErrors, Pairing, Scored};

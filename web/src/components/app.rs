@@ -5,12 +5,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::answers::Answers;
 use crate::browser;
 use crate::components::compare_view::CompareView;
 use crate::components::dataset_panel::DatasetPanel;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::offline_panel::OfflinePanel;
 use crate::components::open_report_panel::OpenReportPanel;
+use crate::components::pdf_panel::PdfPanel;
 use crate::components::report_view::ReportView;
 use crate::components::run_panel::RunPanel;
 use crate::components::settings_panel::SettingsPanel;
@@ -18,19 +20,35 @@ use crate::format;
 use crate::runner::{self, Job, RunHandle};
 use crate::state::{Action, AppState, RunStatus, View};
 
-/// Opens the report in a `#report=` fragment, when the page has one.
+/// The value of `key=` in a page fragment (`#pdf=…&report=…`); other keys are ignored.
+fn fragment_param<'f>(fragment: &'f str, key: &str) -> Option<&'f str> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    f.split('&')
+        .find_map(|p| p.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+}
+
+/// Opens the report of a `report=` fragment.
 fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
     if let Some(f) = browser::fragment() {
-        if f.starts_with("#report=") {
-            dispatch.dispatch(Action::OpenShareLink(f));
+        if let Some(r) = fragment_param(&f, "report") {
+            dispatch.dispatch(Action::OpenShareLink(format!("#report={r}")));
         }
     }
+}
+
+/// The URL a `pdf=` fragment offers (percent-decoded), fetched only when the user says yes.
+fn pdf_offer() -> Option<AttrValue> {
+    let f = browser::fragment()?;
+    let v = fragment_param(&f, "pdf")?;
+    let url = String::from(js_sys::decode_uri_component(v).ok()?);
+    (!url.trim().is_empty()).then(|| url.trim().to_string().into())
 }
 
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| AppState::new(browser::load_settings()));
+    let offer = use_memo((), |_| pdf_offer());
     let run_handle: Rc<RefCell<Option<Rc<RunHandle>>>> = use_mut_ref(|| None);
 
     {
@@ -124,9 +142,14 @@ pub fn app() -> Html {
         }
     };
     let running = state.run.status == RunStatus::Running;
+    let answers = match (&state.report_capture, &state.report_responses) {
+        (Some(lines), _) => Answers::Live(lines.clone()),
+        (None, Some(text)) => Answers::Text(text.clone()),
+        (None, None) => Answers::None,
+    };
     let blocked = state.plan_run(false).err();
     html! {
-        <>
+        <ContextProvider<Answers> context={answers}>
             <header class="topbar">
                 <div class="brand">
                     <span class="logo" aria-hidden="true">{ "◧" }</span>
@@ -141,6 +164,7 @@ pub fn app() -> Html {
             </header>
             <main>
                 <ErrorBanner banner={state.banner.clone()} {on_dismiss} />
+                <PdfPanel offer={(*offer).clone()} />
                 <div class="page workbench" hidden={state.view != View::Workbench}>
                     <div class="col">
                         <DatasetPanel text={state.dataset_text.clone()} source={state.dataset_source.clone()}
@@ -170,6 +194,6 @@ pub fn app() -> Html {
             <footer class="muted small">
                 { format!("figeval {} · scoring runs in this page (WebAssembly); reports never leave the browser unless you share them.", figeval::VERSION) }
             </footer>
-        </>
+        </ContextProvider<Answers>>
     }
 }

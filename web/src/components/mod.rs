@@ -13,6 +13,8 @@ pub mod item_row;
 pub mod items_list;
 pub mod offline_panel;
 pub mod open_report_panel;
+pub mod page_thumb;
+pub mod pdf_panel;
 pub mod ranked_window;
 pub mod report_view;
 pub mod run_panel;

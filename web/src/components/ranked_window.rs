@@ -4,6 +4,8 @@
 use figeval::Report;
 use yew::prelude::*;
 
+use crate::answers::Answers;
+use crate::components::page_thumb::{page_thumb, thumb_cell};
 use crate::format::{self, Chip};
 use crate::shared::Shared;
 
@@ -53,6 +55,11 @@ fn span_bar(span: u32, max_precise: u32) -> Html {
 /// The window.
 #[function_component(RankedWindow)]
 pub fn ranked_window(props: &RankedWindowProps) -> Html {
+    let answers = use_context::<Answers>().unwrap_or(Answers::None);
+    let said = use_memo((props.report.clone(), props.index, answers), |(r, i, a)| {
+        let rec = &r.per_item[*i];
+        a.said(&rec.question, *i, rec.top.len())
+    });
     let report = &props.report;
     let rec = &report.per_item[props.index];
     let max_precise = report.max_precise_span_pages;
@@ -69,10 +76,17 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             Some(k) => html! { <span class="badge neutral">{ k.to_string() }</span> },
             None => html! { <span class="muted">{ "—" }</span> },
         };
+        let snippet = said.get(row.rank as usize - 1).map(|text| html! {
+            <tr class="snippet-row">
+                <td colspan="7" data-testid="match-snippet" data-rank={row.rank.to_string()}>{ text.clone() }</td>
+            </tr>
+        });
         html! {
+            <>
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
                 data-testid="window-row" data-rank={row.rank.to_string()}>
                 <td class="num">{ row.rank }</td>
+                { thumb_cell(row.page_start, row.page_end, &rec.expected_pages, row.rank) }
                 <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.clone() } }</code></td>
                 <td class="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
                 <td>{ span }</td>
@@ -85,6 +99,8 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                     }
                 </td>
             </tr>
+            { for snippet }
+            </>
         }
     });
     html! {
@@ -93,13 +109,20 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                 { format!("{} match(es) returned; the top {} are recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
                     rec.matches_returned, rec.top.len(), format::pages(&rec.expected_pages)) }
             </p>
+            <div class="expected-thumbs" aria-label="Expected pages">
+                <span class="muted small">{ "Expected:" }</span>
+                { for rec.expected_pages.iter().map(|&p| page_thumb(p, 0, true, "expected page")) }
+                <span class="muted small no-pdf">{ "open the PDF (top of the page) to see the pages" }</span>
+            </div>
             if rec.top.is_empty() {
                 <p class="muted">{ "The deployment returned no matches for this question." }</p>
             } else {
                 <div class="table-wrap">
-                    <table class="window-table">
+                    <table class="window-table with-thumbs">
                         <thead><tr>
-                            <th class="num">{ "rank" }</th><th>{ "chunk" }</th><th>{ "cited pages" }</th>
+                            <th class="num">{ "rank" }</th>
+                            <th class="thumb-col needs-pdf">{ "page" }</th>
+                            <th>{ "chunk" }</th><th>{ "cited pages" }</th>
                             <th>{ "span" }</th><th>{ "kind" }</th><th>{ "on an expected page" }</th>
                         </tr></thead>
                         <tbody>{ for rows }</tbody>

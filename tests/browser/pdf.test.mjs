@@ -1,0 +1,226 @@
+// The page opens the PDF (issue 10 §3): the Octave manual from a file and from a URL, thumbnails
+// of cited and expected pages drawn on the right pages, the page view, the `pdf=` offer that
+// fetches nothing until the user says yes, a file that is not a PDF, all under the page's
+// Content-Security-Policy. Real Chromium, the real manual; the reference renders are poppler's
+// `pdftoppm`, run in the same test.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import {
+  missing, serveDist, launch, openApp, loadBundled, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
+} from './support.mjs';
+
+const skip = missing() || (!existsSync(OCTAVE_PDF) && `no Octave manual at ${OCTAVE_PDF}`)
+  || (!existsSync('/usr/bin/pdftoppm') && 'no pdftoppm (poppler-utils) for the reference renders') || false;
+const GRID = [12, 16]; // the signature of a page: mean darkness on a 12 × 16 grid
+let site, files, dir, browser;
+
+before(async () => {
+  if (skip) return;
+  site = await serveDist();
+  dir = scratch();
+  symlinkSync(path.resolve(OCTAVE_PDF), path.join(dir.dir, 'octave.pdf'));
+  dir.file('not-a.pdf', 'this is not a PDF at all\n');
+  files = await serveDist(dir.dir); // another origin, with CORS, as a real host of the manual
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+  await files?.stop();
+  dir?.remove();
+});
+
+/** A page's signature from pdftoppm: a grayscale render, averaged on GRID. */
+function popplerSignature(pageNo) {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', '24', '-f', String(pageNo), '-l', String(pageNo), OCTAVE_PDF]);
+  // P5 <w> <h> <max>\n<bytes>
+  const header = pgm.subarray(0, 40).toString('latin1').split(/\s+/);
+  const [w, h] = [Number(header[1]), Number(header[2])];
+  const start = pgm.length - w * h;
+  const px = (x, y) => pgm[start + y * w + x];
+  return signature(w, h, px);
+}
+
+function signature(w, h, px) {
+  const [gw, gh] = GRID;
+  const out = [];
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      let sum = 0; let n = 0;
+      for (let y = Math.floor(gy * h / gh); y < Math.floor((gy + 1) * h / gh); y++) {
+        for (let x = Math.floor(gx * w / gw); x < Math.floor((gx + 1) * w / gw); x++) { sum += 255 - px(x, y); n++; }
+      }
+      out.push(n ? sum / n : 0);
+    }
+  }
+  return out;
+}
+
+function correlation(a, b) {
+  const mean = (v) => v.reduce((s, x) => s + x, 0) / v.length;
+  const [ma, mb] = [mean(a), mean(b)];
+  let ab = 0; let aa = 0; let bb = 0;
+  for (let i = 0; i < a.length; i++) { ab += (a[i] - ma) * (b[i] - mb); aa += (a[i] - ma) ** 2; bb += (b[i] - mb) ** 2; }
+  return ab / Math.sqrt(aa * bb || 1);
+}
+
+/** The rendered thumbnail of `pageNo` in the page: its grayscale pixels on GRID, and its dark share. */
+async function thumbSignature(page, pageNo) {
+  const sel = `[data-testid=page-thumb][data-page="${pageNo}"] img[data-rendered="${pageNo}"]`;
+  await page.waitForSelector(sel, { timeout: 60_000 });
+  const { w, h, gray } = await page.$eval(sel, async (img) => {
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const g = [];
+    for (let i = 0; i < d.length; i += 4) g.push(Math.round((d[i] + d[i + 1] + d[i + 2]) / 3));
+    return { w: c.width, h: c.height, gray: g };
+  });
+  const dark = gray.filter((v) => v < 200).length / gray.length; // ink: clearly not paper
+  return { sig: signature(w, h, (x, y) => gray[y * w + x]), dark, w, h };
+}
+
+/** Scores the bundled Octave dataset against answers citing `cite(item)` ([start, end] pairs). */
+async function octaveReport(page, cite) {
+  await loadBundled(page, 'octave-manual-figures');
+  const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
+  const text = dataset.items.map((it) => JSON.stringify(searchBody(it.question, cite(it)))).join('\n');
+  await setField(page, 'responses-input', text);
+  await page.click('[data-testid=score-offline]');
+  await page.waitForSelector('[data-testid=report-view]', { state: 'visible' });
+  return dataset;
+}
+
+async function openPdfFile(page) {
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+}
+
+function noProblems(assert, page, requests) {
+  const csp = page.evaluate(() => window.__cspViolations || []);
+  return csp.then((v) => {
+    assert.deepEqual(v, [], 'no Content-Security-Policy violation');
+    assert.deepEqual(page.problems, [], 'no console error or page error');
+    if (requests) assert.deepEqual(requests.filter((u) => !u.startsWith(site.url)), [], 'the page fetched nothing elsewhere');
+  });
+}
+
+test('a PDF file opens in the page and its thumbnails show the cited and expected pages', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  // Before a PDF is opened, the renderer is not loaded.
+  const dataset = await octaveReport(page, (it) => [[it.expected_pages[0], it.expected_pages[0]], [500, 503]]);
+  assert.equal(requests.filter((u) => /pdf(view|\.min|\.worker)/.test(u)).length, 0, 'no renderer before a PDF is opened');
+  await openPdfFile(page);
+  assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-pages'), '1158');
+  assert.match(await page.textContent('[data-testid=pdf-panel]'), /never uploaded and never put in a share link/);
+  const uploads = requests.filter((u) => u.endsWith('.pdf'));
+  assert.deepEqual(uploads, [], 'the file was read in the page, not sent or fetched');
+
+  // The first item expects p.349 (Figure 15.3); its answer cites 349 and then 500–503.
+  const first = dataset.items[0];
+  assert.deepEqual(first.expected_pages, [349]);
+  await page.click('[data-testid=item-row] >> nth=0 >> [data-testid=item-toggle]');
+  const win = page.locator('[data-testid=ranked-window]').first();
+  await win.waitFor();
+  const thumbs = await win.locator('[data-testid=page-thumb]').evaluateAll((els) => els.map((e) => [e.dataset.page, e.textContent.trim()]));
+  assert.deepEqual(thumbs, [['349', 'p.349'], ['349', 'p.349'], ['500', 'p.500 +3']],
+    'the expected page, then each match\'s first cited page with +N for a wider span');
+  const alt = await win.locator('[data-testid=page-thumb][data-page="500"] img').getAttribute('alt');
+  assert.match(alt, /^page 500 .*and 3 more, cited at rank 2$/, 'the thumbnail says what it shows');
+
+  // Each thumbnail is non-blank and is the right page: it looks like poppler's render of that
+  // page more than like the pages beside it.
+  for (const p of [349, 500]) {
+    const t = await thumbSignature(page, p);
+    assert.ok(t.w >= 150 && t.h > t.w, `thumbnail of p.${p} is a portrait page image (${t.w}×${t.h})`);
+    assert.ok(t.dark > 0.01, `thumbnail of p.${p} is not blank (${(t.dark * 100).toFixed(2)} % dark)`);
+    const own = correlation(t.sig, popplerSignature(p));
+    for (const other of [p - 1, p + 1]) {
+      const near = correlation(t.sig, popplerSignature(other));
+      assert.ok(own > near + 0.05, `thumbnail of p.${p} matches p.${p} (r=${own.toFixed(3)}) better than p.${other} (r=${near.toFixed(3)})`);
+    }
+    assert.ok(own > 0.8, `thumbnail of p.${p} matches poppler's render (r=${own.toFixed(3)})`);
+  }
+  await noProblems(assert, page, requests);
+  await page.context().close();
+});
+
+test('a thumbnail opens the page view with zoom, page number, printed label and previous/next', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await octaveReport(page, (it) => [[it.expected_pages[0], it.expected_pages[0]]]);
+  await openPdfFile(page);
+  await page.click('[data-testid=item-row] >> nth=0 >> [data-testid=item-toggle]');
+  await page.click('[data-testid=ranked-window] [data-testid=page-thumb][data-page="349"] >> nth=0');
+  const view = page.locator('[data-testid=page-view]');
+  await view.waitFor();
+  assert.equal(await view.getAttribute('data-page'), '349');
+  assert.match(await view.locator('h2').textContent(), /^Page 349 of 1158/);
+  await page.waitForSelector('[data-testid=page-view-image][data-page="349"]');
+  const w0 = await page.$eval('[data-testid=page-view-image]', (i) => i.naturalWidth);
+  await page.click('[data-testid=zoom-in]');
+  await page.waitForFunction((w) => {
+    const i = document.querySelector('[data-testid=page-view-image]');
+    return i && i.naturalWidth > w;
+  }, w0);
+  await page.click('[data-testid=page-next]');
+  await page.waitForSelector('[data-testid=page-view][data-page="350"] [data-testid=page-view-image][data-page="350"]');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('[data-testid=page-view][data-page="349"]');
+  // The printed label is the document's own, when it has one (pdf.js reads /PageLabels).
+  const labels = await page.evaluate(async () => (await globalThis.figevalRenderer()).counters());
+  assert.ok(labels.rendered >= 1, 'the renderer drew the thumbnail');
+  const label = await view.getAttribute('data-label');
+  if (label) assert.match(await view.locator('h2').textContent(), new RegExp(`printed page ${label}$`));
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=page-view]', { state: 'detached' });
+  await noProblems(assert, page);
+  await page.context().close();
+});
+
+test('a pdf= link offers its URL and fetches it only after the user says yes', { skip }, async () => {
+  const pdfUrl = `${files.url}octave.pdf`;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
+    (e) => (window.__cspViolations ||= []).push(`${e.violatedDirective} ${e.blockedURI}`)));
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().startsWith(files.url)) fetched.push(r.url()); });
+  await page.goto(`${site.url}#pdf=${encodeURIComponent(pdfUrl)}`);
+  const offer = page.locator('[data-testid=pdf-offer]');
+  await offer.waitFor();
+  assert.match(await offer.textContent(), new RegExp(pdfUrl.replace(/[.?*+^$()|[\]\\]/g, '\\$&')));
+  await page.waitForTimeout(500);
+  assert.deepEqual(fetched, [], 'nothing is fetched before the user says yes');
+  await page.click('[data-testid=pdf-offer-load]');
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  assert.deepEqual(fetched, [pdfUrl], 'fetched once, after the yes');
+  assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-pages'), '1158');
+  await noProblems(assert, page);
+  await context.close();
+});
+
+test('a file that is not a PDF, and a URL that answers 404, get a message that says so', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await page.setInputFiles('[data-testid=pdf-input]', path.join(dir.dir, 'not-a.pdf'));
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=failed]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=pdf-status]'), /^not-a\.pdf could not be opened: .*not a PDF/);
+  await page.fill('[data-testid=pdf-url]', `${files.url}missing.pdf`);
+  await page.click('[data-testid=load-pdf-url]');
+  await page.waitForFunction(() => /missing\.pdf answered HTTP 404/.test(document.querySelector('[data-testid=pdf-status]')?.textContent || ''));
+  assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-status'), 'failed');
+  // The renderer's own console error for the broken file is expected; a CSP violation is not.
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations || []), []);
+  await page.context().close();
+});

@@ -1,0 +1,367 @@
+// The page's PDF viewer, loaded only when a PDF is opened (boot.js imports it on demand).
+// It wraps pdf.js (Mozilla's `pdfjs-dist`, copied beside it by Trunk): one open document;
+// thumbnails drawn lazily, only for the `img[data-thumb]` the app puts on screen, into a
+// bounded cache; the large page view a thumbnail opens (zoom, page number, printed label,
+// previous/next); and the text of every page for the in-page ground check. The PDF's bytes
+// stay in this page: pdf.js parses them in a worker of the same origin. Everything shown is
+// set as text or as an attribute, never as markup. Nothing here decides a number: the app
+// (WebAssembly) does; this module only draws pages.
+
+import * as pdfjs from './pdf.min.mjs';
+
+pdfjs.GlobalWorkerOptions.workerSrc = new URL('./pdf.worker.min.mjs', import.meta.url).href;
+
+/** Thumbnail width in CSS pixels (drawn at twice that for sharp screens). */
+const THUMB_WIDTH = 84;
+/** Rendered thumbnails kept (least recently used first out): about 2 MB of JPEG data URLs. */
+const CACHE_LIMIT = 240;
+/** Renders in flight at once. */
+const PARALLEL = 2;
+/** Widths (CSS pixels) of the page view's zoom steps. */
+const ZOOMS = [420, 600, 800, 1000, 1300, 1700];
+
+let doc = null;
+let docName = '';
+let labels = null;
+let generation = 0;
+const cache = new Map(); // page -> data URL, in use order
+const waiting = new Set(); // images watched until they are on screen
+const queue = []; // images on screen, waiting for a render
+let running = 0;
+const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0 };
+
+const pageOf = (img) => Number(img.dataset.thumb);
+
+function remember(page, url) {
+  cache.delete(page);
+  cache.set(page, url);
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value);
+}
+
+async function draw(page, width, quality) {
+  const p = await doc.getPage(page);
+  const base = p.getViewport({ scale: 1 });
+  const viewport = p.getViewport({ scale: width / base.width });
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(viewport.width);
+  canvas.height = Math.ceil(viewport.height);
+  await p.render({ canvas, viewport, background: '#ffffff' }).promise;
+  return canvas.toDataURL('image/jpeg', quality);
+}
+
+function show(img, page, url) {
+  if (pageOf(img) !== page) return;
+  img.src = url;
+  img.dataset.rendered = String(page);
+}
+
+function fromCache(img) {
+  const page = pageOf(img);
+  const hit = cache.get(page);
+  if (!hit) return false;
+  remember(page, hit);
+  stats.cacheHits++;
+  show(img, page, hit);
+  return true;
+}
+
+function pump() {
+  while (running < PARALLEL && queue.length) {
+    // The most recently shown first: what the user just scrolled to.
+    const img = queue.pop();
+    if (!img.isConnected || img.dataset.rendered === img.dataset.thumb || fromCache(img)) continue;
+    const page = pageOf(img);
+    running++;
+    const gen = generation;
+    draw(page, THUMB_WIDTH * 2, 0.72)
+      .then((url) => {
+        if (gen !== generation) return;
+        remember(page, url);
+        stats.rendered++;
+        if (stats.firstThumbMs === null) stats.firstThumbMs = performance.now() - stats.openedAt;
+        show(img, page, url);
+      })
+      .catch((e) => { if (gen === generation) img.dataset.failed = String(e && e.message ? e.message : e); })
+      .finally(() => { running--; pump(); });
+  }
+}
+
+const onScreen = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    const img = entry.target;
+    onScreen.unobserve(img);
+    waiting.delete(img);
+    if (!fromCache(img)) queue.push(img);
+  }
+  pump();
+}, { rootMargin: '200px' });
+
+/** Draws `img`'s page (its `data-thumb`) once it is on screen, from the cache when it is there. */
+export function watch(img) {
+  const page = pageOf(img);
+  if (!doc || img.dataset.rendered === img.dataset.thumb) return;
+  const button = img.closest('[data-testid=page-thumb]');
+  if (!(page >= 1 && page <= doc.numPages)) {
+    // A page the document does not have: the thumbnail says so.
+    img.dataset.beyond = String(doc.numPages);
+    if (button) { button.disabled = true; button.dataset.beyond = String(doc.numPages); }
+    const cap = button && button.querySelector('.thumb-cap');
+    if (cap) cap.textContent = `p.${page}: past the last page (${doc.numPages})`;
+    return;
+  }
+  const l = label(page);
+  if (l && !img.alt.includes('(printed')) img.alt = img.alt.replace(`page ${page}`, `page ${page} (printed ${l})`);
+  delete img.dataset.rendered;
+  delete img.dataset.failed;
+  img.removeAttribute('src');
+  waiting.add(img);
+  onScreen.observe(img);
+}
+
+function unwatch(img) {
+  waiting.delete(img);
+  onScreen.unobserve(img);
+}
+
+function each(node, f) {
+  if (node.nodeType !== 1) return;
+  if (node.matches('img[data-thumb]')) f(node);
+  for (const img of node.querySelectorAll('img[data-thumb]')) f(img);
+}
+
+// The app adds, changes and removes thumbnails as it renders; this follows them.
+const follow = new MutationObserver((records) => {
+  if (!doc) return;
+  for (const r of records) {
+    if (r.type === 'attributes') { watch(r.target); continue; }
+    r.removedNodes.forEach((n) => each(n, unwatch));
+    r.addedNodes.forEach((n) => each(n, watch));
+  }
+});
+
+/**
+ * Opens a document from its bytes (a Uint8Array, which pdf.js takes over) and starts drawing
+ * the thumbnails on the page. Resolves { pages, labels } (labels: the printed page labels, or
+ * null). Rejects with a message for a file that is not a PDF, is encrypted, or is damaged.
+ */
+export async function open(bytes, name) {
+  close();
+  const gen = generation;
+  stats.openedAt = performance.now();
+  stats.firstThumbMs = null;
+  const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false });
+  let encrypted = false;
+  task.onPassword = () => { encrypted = true; task.destroy(); };
+  let d;
+  try {
+    d = await task.promise;
+  } catch (e) {
+    if (encrypted || (e && e.name === 'PasswordException')) throw new Error('the PDF is encrypted (password protected): open an unprotected copy');
+    if (e && e.name === 'InvalidPDFException') throw new Error('this is not a PDF, or it is damaged beyond reading');
+    throw new Error(e && e.message ? e.message : String(e));
+  }
+  if (gen !== generation) { d.destroy(); throw new Error('another PDF was opened meanwhile'); }
+  doc = d;
+  docName = String(name || 'the PDF');
+  try { labels = await d.getPageLabels(); } catch { labels = null; }
+  if (labels && labels.length !== d.numPages) labels = null;
+  follow.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-thumb'] });
+  each(document.body, watch);
+  return { pages: d.numPages, labels };
+}
+
+/** Closes the open document, its page view and its thumbnails. */
+export function close() {
+  generation++;
+  closeView();
+  follow.disconnect();
+  cache.clear();
+  queue.length = 0;
+  for (const img of waiting) onScreen.unobserve(img);
+  waiting.clear();
+  if (doc) doc.destroy();
+  doc = null;
+  labels = null;
+  for (const img of document.querySelectorAll('img[data-thumb]')) { delete img.dataset.rendered; img.removeAttribute('src'); }
+}
+
+// --- the document strip (the app's markup; its status is written here) -----------------------
+
+function strip(status, text, pages = 0) {
+  const panel = document.querySelector('[data-testid=pdf-panel]');
+  if (panel) { panel.dataset.status = status; panel.dataset.pages = String(pages); }
+  const s = document.querySelector('[data-testid=pdf-status]');
+  if (s) s.textContent = text;
+  document.body.classList.toggle('pdf-open', status === 'open');
+}
+
+let attempts = 0;
+
+async function opening(name, bytes) {
+  const mine = ++attempts;
+  strip('loading', `Opening ${name}…`);
+  try {
+    const { pages } = await open(await bytes(), name);
+    if (mine === attempts) strip('open', `open: ${name} — ${pages} pages`, pages);
+  } catch (e) {
+    if (mine === attempts) strip('failed', `${name} could not be opened: ${e && e.message ? e.message : e}`);
+  }
+}
+
+/** Reads a File in the page (never sent anywhere) and opens it. */
+export function openFile(file) {
+  return opening(file.name, async () => new Uint8Array(await file.arrayBuffer()));
+}
+
+/** Fetches a PDF by URL (no credentials) and opens it. */
+export function openUrl(url) {
+  return opening(url, async () => {
+    let r;
+    try {
+      r = await fetch(url, { credentials: 'omit' });
+    } catch (e) {
+      throw new Error(`could not fetch ${url}: ${e.message}`);
+    }
+    if (!r.ok) throw new Error(`${url} answered HTTP ${r.status}: ${(await r.text().catch(() => '')).slice(0, 300)}`);
+    return new Uint8Array(await r.arrayBuffer());
+  });
+}
+
+// --- the page view ---------------------------------------------------------------------------
+
+let view = null; // { root, dialog, title, img, page, zoom, opener, ticket }
+
+/** The printed label of `page` when the document has one that is not the page number. */
+function label(page) {
+  const l = labels && labels[page - 1] ? String(labels[page - 1]).trim() : '';
+  return l && l !== String(page) ? l : '';
+}
+
+function el(tag, props = {}, text = '') {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) e.setAttribute(k, v);
+  if (text) e.textContent = text;
+  return e;
+}
+
+function button(testid, text, aria, onclick) {
+  const b = el('button', { type: 'button', 'data-testid': testid, ...(aria ? { 'aria-label': aria } : {}) }, text);
+  b.addEventListener('click', onclick);
+  return b;
+}
+
+function closeView() {
+  if (!view) return;
+  view.root.remove();
+  const opener = view.opener;
+  view = null;
+  if (opener && opener.isConnected) opener.focus();
+}
+
+function showPage(page, zoom = view.zoom) {
+  page = Math.min(Math.max(1, page), doc.numPages);
+  Object.assign(view, { page, zoom });
+  const l = label(page);
+  const title = `Page ${page} of ${doc.numPages}${l ? ` · printed page ${l}` : ''}`;
+  view.title.textContent = title;
+  view.dialog.dataset.page = String(page);
+  view.dialog.dataset.label = l;
+  view.prev.disabled = page <= 1;
+  view.next.disabled = page >= doc.numPages;
+  view.out.disabled = zoom === 0;
+  view.in.disabled = zoom === ZOOMS.length - 1;
+  view.zoomText.textContent = `${ZOOMS[zoom]} px`;
+  view.status.textContent = `Rendering page ${page}…`;
+  view.status.hidden = false;
+  view.img.hidden = true;
+  const ticket = ++view.ticket;
+  const gen = generation;
+  draw(page, Math.round(ZOOMS[zoom] * (window.devicePixelRatio || 1)), 0.9).then((url) => {
+    if (!view || view.ticket !== ticket || gen !== generation) return;
+    view.img.src = url;
+    view.img.width = ZOOMS[zoom];
+    view.img.alt = `${title}, ${docName}`;
+    view.img.dataset.page = String(page);
+    view.img.hidden = false;
+    view.status.hidden = true;
+  }, (e) => {
+    if (!view || view.ticket !== ticket) return;
+    view.status.textContent = `Page ${page} could not be drawn: ${e && e.message ? e.message : e}`;
+  });
+}
+
+/** Opens the page view on `page` (`opener` gets the focus back when it closes). */
+export function openView(page, opener) {
+  if (!doc) return;
+  if (!view) {
+    const root = el('div', { class: 'overlay' });
+    const dialog = el('div', { class: 'page-view', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'page-view-h', 'data-testid': 'page-view', tabindex: '-1' });
+    const bar = el('div', { class: 'row wrap page-view-bar' });
+    const title = el('h2', { id: 'page-view-h' });
+    const v = { root, dialog, title, page, zoom: 2, opener, ticket: 0 };
+    v.prev = button('page-previous', '‹ Previous', '', () => showPage(view.page - 1));
+    v.next = button('page-next', 'Next ›', '', () => showPage(view.page + 1));
+    v.out = button('zoom-out', '−', 'Zoom out', () => showPage(view.page, Math.max(0, view.zoom - 1)));
+    v.zoomText = el('span', { class: 'muted small', 'data-testid': 'zoom' });
+    v.in = button('zoom-in', '+', 'Zoom in', () => showPage(view.page, Math.min(ZOOMS.length - 1, view.zoom + 1)));
+    const x = button('page-view-close', '✕', 'Close the page view', closeView);
+    x.className = 'ghost';
+    bar.append(title, v.prev, v.next, v.out, v.zoomText, v.in, x);
+    const body = el('div', { class: 'page-view-body' });
+    v.status = el('p', { class: 'muted', role: 'status' });
+    v.img = el('img', { 'data-testid': 'page-view-image' });
+    body.append(v.status, v.img);
+    dialog.append(bar, body);
+    root.append(dialog);
+    root.addEventListener('click', (e) => { if (e.target === root) closeView(); });
+    dialog.addEventListener('keydown', (e) => {
+      const to = { Escape: null, ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      if (to === null) closeView(); else showPage(view.page + to);
+    });
+    document.body.append(root);
+    view = v;
+    dialog.focus();
+  }
+  showPage(page);
+}
+
+// A click on a thumbnail the app drew opens its page.
+document.addEventListener('click', (e) => {
+  const thumb = e.target instanceof Element ? e.target.closest('[data-testid=page-thumb][data-page]') : null;
+  if (thumb && doc) openView(Number(thumb.dataset.page), thumb);
+});
+
+// --- text ------------------------------------------------------------------------------------
+
+/**
+ * The text of every page, in order (1-based page n is element n-1), one line a line. Calls
+ * `progress(done, total)` as it goes. Rejects when the document is closed meanwhile.
+ */
+export async function texts(progress) {
+  if (!doc) throw new Error('no PDF is open');
+  const d = doc;
+  const gen = generation;
+  const out = [];
+  for (let n = 1; n <= d.numPages; n++) {
+    if (gen !== generation) throw new Error('the PDF was closed');
+    const page = await d.getPage(n);
+    const content = await page.getTextContent();
+    let s = '';
+    for (const item of content.items) {
+      if (item.str === undefined) continue;
+      s += item.str;
+      if (item.hasEOL) s += '\n';
+    }
+    out.push(s);
+    if (progress && (n % 25 === 0 || n === d.numPages)) progress(n, d.numPages);
+  }
+  return out;
+}
+
+/** Counters for tests and benchmarks: thumbnails rendered, cache hits, cache size, first thumbnail. */
+export function counters() {
+  return { ...stats, cached: cache.size, cacheLimit: CACHE_LIMIT, queued: queue.length, watching: waiting.size };
+}
