@@ -492,7 +492,7 @@ mod tests {
         // A sibling module named `shared` is another thing.
         assert!(rules(
             "web/src/components/app.rs",
-            "use super::shared; // ../shared.rs"
+            &format!("use super::shared; // {}", up("shared.rs"))
         )
         .is_empty());
     }
