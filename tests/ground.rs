@@ -325,3 +325,77 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
     }
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+/// The editor's core on the manual's own text: a draft made from its captions and a section
+/// heading exports a dataset that `figeval validate` and `figeval ground` pass (issue 12 §5);
+/// the caption warnings fall where the thresholds say on the bundled questions.
+#[test]
+fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {
+    use figeval::editor::{Code, Draft, DraftItem};
+    use figeval::Kind;
+    let pages = pagetext::extract_pages(Path::new(octave_pdf())).unwrap();
+    let captions = figeval::find_captions(&pages);
+    let by_label = |label: &str| captions.iter().find(|c| c.label == label).unwrap();
+    let mut draft = Draft::new("octave-manual");
+    for (label, question) in [
+        (
+            "Figure 15.3",
+            "Which figure marks the spread of each data point with vertical whiskers?",
+        ),
+        (
+            "Figure 15.4",
+            "Which figure draws a curve against angle and radius?",
+        ),
+    ] {
+        let mut item = DraftItem::from_caption(by_label(label));
+        assert!(item.question.is_empty());
+        item.question = question.into();
+        draft.add(item);
+    }
+    let mut content = DraftItem::from_caption(by_label("Figure 15.2"));
+    content.kind = Kind::Content;
+    content.question =
+        "In the histogram example, roughly what count does the tallest bar reach?".into();
+    draft.add(content);
+    let headings = figeval::ground::section_headings(&pages[186]);
+    assert!(
+        headings.contains(&"Section 8.7 Increment Operators".to_string()),
+        "{headings:?}"
+    );
+    let mut prose = DraftItem::prose(187, "Section 8.7 Increment Operators");
+    prose.question = "If x equals 2, what does x++ return?".into();
+    draft.add(prose);
+    assert_eq!(draft.check(&captions), [], "no error and no warning");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("draft.json");
+    std::fs::write(&path, draft.export().unwrap()).unwrap();
+    let o = figeval(&["validate", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (code, v, err) = ground_json(&path, &[]);
+    assert_eq!(code, Some(0), "{v}\n{err}");
+    assert_eq!(v["counts"]["ok"], 4, "{v}");
+
+    let bundled =
+        Draft::import(&std::fs::read_to_string(repo_root().join(OCTAVE_DATASET)).unwrap()).unwrap();
+    let problems = bundled.check(&captions);
+    let warned: Vec<(Code, &str)> = problems
+        .iter()
+        .map(|p| (p.code, bundled.items[p.items[0]].figure_ref.as_str()))
+        .collect();
+    let locate = [
+        "Figure 15.4",
+        "Figure 15.6",
+        "Figure 28.3",
+        "Figure 29.1",
+        "Figure 29.2",
+        "Figure 29.3",
+        "Figure 30.4",
+        "Figure 30.5",
+        "Figure 30.6",
+    ];
+    let expected: Vec<(Code, &str)> = locate.iter().map(|l| (Code::RepeatsCaption, *l)).collect();
+    assert_eq!(
+        warned, expected,
+        "no content question is answerable from its caption"
+    );
+}

@@ -419,7 +419,7 @@ pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
         })
         .collect();
     let offset = detect_offset(&items, pages);
-    let warnings = shared_pages(dataset).into_iter().collect();
+    let warnings = shared_pages(&dataset.items).into_iter().collect();
     Ground {
         pdf_pages,
         items,
@@ -521,11 +521,11 @@ fn prints_number(page: &str, number: u32) -> bool {
         .any(|l| l.split_whitespace().any(|w| w == number))
 }
 
-/// The pages both locate and content items expect, as a warning.
-fn shared_pages(dataset: &Dataset) -> Option<Warning> {
+/// The pages both locate and content items expect, as a warning (also the dataset editor's,
+/// [`crate::editor`]).
+pub(crate) fn shared_pages(items: &[Item]) -> Option<Warning> {
     let pages_of = |group: Group| -> BTreeSet<Page> {
-        dataset
-            .items
+        items
             .iter()
             .filter(|i| i.group() == group)
             .flat_map(|i| i.expected_pages.iter().copied())
@@ -628,14 +628,54 @@ impl SectionRef {
     }
 }
 
-/// A leading `section`/`chapter`/`appendix` word of a normalized heading line.
+/// A leading `section`/`chapter`/`appendix` word of a heading line (ASCII case ignored).
 fn strip_heading_word(line: &str) -> &str {
     for word in ["section ", "chapter ", "appendix "] {
-        if let Some(rest) = line.strip_prefix(word) {
-            return rest;
+        let head = line.as_bytes().get(..word.len());
+        if head.is_some_and(|h| h.eq_ignore_ascii_case(word.as_bytes())) {
+            return &line[word.len()..];
         }
     }
     line
+}
+
+/// The longest section title [`section_headings`] offers, in characters.
+const MAX_HEADING_TITLE_CHARS: usize = 80;
+
+/// The numbered section headings on one page's text, as `figure_ref`s that the ground check
+/// finds as a heading on that page (`Section 8.7 Increment Operators`): what a dataset editor
+/// offers for a prose item on the page (contract §13.6). A heading here is a line that is a
+/// section number (after an optional `Section`/`Chapter`/`Appendix` word) and a title that
+/// starts with an uppercase letter, has at most 80 characters, and ends neither in a sentence's
+/// `.` or `,` nor in a number (a running header's page number, `Chapter 8: Expressions  171`);
+/// a line with dot leaders and a table-of-contents page give none. Each title is offered once,
+/// in page order, as the page spells it.
+pub fn section_headings(page: &str) -> Vec<String> {
+    let normalized = NormalizedPages::new(&[page]);
+    let Some(on_page) = normalized.pages.first().filter(|p| !p.contents) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for line in page.lines().filter(|l| !has_dot_leader(l)) {
+        let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (Some(number), title) = split_section_number(strip_heading_word(&line)) else {
+            continue;
+        };
+        let last_word = title.split_whitespace().next_back().unwrap_or("");
+        let looks_like_heading = title.chars().next().is_some_and(char::is_uppercase)
+            && title.chars().count() <= MAX_HEADING_TITLE_CHARS
+            && !title.ends_with(['.', ','])
+            && !last_word.chars().all(|c| c.is_ascii_digit());
+        if !looks_like_heading {
+            continue;
+        }
+        let figure_ref = format!("Section {number} {title}");
+        let found_here = SectionRef::parse(&figure_ref).is_some_and(|r| r.is_heading_on(on_page));
+        if found_here && !out.contains(&figure_ref) {
+            out.push(figure_ref);
+        }
+    }
+    out
 }
 
 /// A leading section number (`8.7`, `2.7.2.`, `A.1`, `10`) and the rest, trimmed.
@@ -1000,6 +1040,32 @@ mod tests {
             [Page::new(6).unwrap()]
         );
         assert_eq!(fixed.changes.len(), 2);
+    }
+
+    #[test]
+    fn section_headings_are_the_numbered_titles_the_check_finds_on_the_page() {
+        let pages = book();
+        assert_eq!(
+            section_headings(&pages[2]),
+            ["Section 1 Plots", "Section 1.1 Simple Plots"]
+        );
+        assert_eq!(
+            section_headings(&pages[4]),
+            ["Section 1.2 Three Dimensions"]
+        );
+        assert_eq!(
+            section_headings(&pages[1]),
+            Vec::<String>::new(),
+            "contents"
+        );
+        let lines =
+            "Chapter 8: Expressions      171\n2. a list item\n3 Done.\n9.9 lowercase title\n\
+                     SECTION 4.2 Upper Word\n4.2 Upper Word\n";
+        assert_eq!(section_headings(lines), ["Section 4.2 Upper Word"]);
+        for (number, figure_ref) in section_headings(&pages[2]).iter().enumerate() {
+            let d = dataset(json!([prose("q?", &[3], figure_ref)]));
+            assert_eq!(ground(&d, &pages).items[0].verdict, Verdict::Ok, "{number}");
+        }
     }
 
     #[test]

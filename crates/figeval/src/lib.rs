@@ -33,6 +33,7 @@
 //! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
 //! - [`caption`]: figure and table captions and mentions in page text; the caption index.
 //! - [`ground`]: the ground check of a dataset against its document's page texts.
+//! - [`editor`]: the dataset editor's draft, checked as it is typed (contract §1.4).
 //! - [`trec`]: a capture as a TREC run over pages, a dataset as TREC qrels.
 //! - [`matrix`]: many runs against one baseline, with Holm-adjusted McNemar p-values.
 
@@ -44,6 +45,7 @@ pub mod capture;
 pub mod compare;
 pub mod dataset;
 mod describe;
+pub mod editor;
 pub mod ground;
 pub mod matrix;
 pub mod render;
