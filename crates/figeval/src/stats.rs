@@ -224,54 +224,179 @@ pub fn min_significant_delta(n: u64) -> Option<f64> {
 /// methods: another look at the jackknife", Annals of Statistics 7, 1979), unrounded; `None`
 /// when there are no values.
 ///
-/// The procedure, fixed so that every platform gives the same interval:
+/// A resample of the `n` values with replacement matters only through how many times it takes
+/// each distinct value, and those counts are multinomial. So each resample draws the counts
+/// (one binomial per distinct value), not `n` item indices: the cost grows with the number of
+/// distinct values and with `log n`, not with `n` (a summary's reciprocal ranks take at most
+/// `top_k + 1` values). The procedure, fixed so that every platform gives the same interval:
 ///
-/// 1. A [`Xoshiro256StarStar`] generator is seeded from [`BOOTSTRAP_SEED`].
-/// 2. [`BOOTSTRAP_RESAMPLES`] (10,000) times: draw `n` indices uniformly from `0..n` with
-///    replacement, in pairs while `n < 2³²` ([`Xoshiro256StarStar::below_u32_pair`]: each
-///    64-bit output gives two draws; an odd `n` ends with the first of one more pair) and one by
-///    one beyond ([`Xoshiro256StarStar::below`]). The first draws of the pairs are added in
-///    order into one sum, the second draws into another, and the mean is
-///    `(first + second) / n`.
-/// 3. Sort the 10,000 means; the interval runs from the 250th smallest to the 250th largest
-///    (0-based positions 249 and 9750): the 2.5th and 97.5th percentiles, symmetric in rank.
+/// 1. The distinct values `v₁ … v_K` (equal as [`f64::total_cmp`] says) with how many times
+///    each occurs, `m₁ … m_K`, ordered by that multiplicity, largest first, ties by value
+///    ascending. The order of `values` does not matter.
+/// 2. A [`Xoshiro256StarStar`] generator is seeded from [`BOOTSTRAP_SEED`].
+/// 3. [`BOOTSTRAP_RESAMPLES`] (10,000) times: starting with `t = n` items to place, for each
+///    value `k < K` in that order draw its count `c_k ~ Binomial(t, m_k / (m_k + … + m_K))`
+///    ([`BinomialSampler`]) and take it from `t`; the last value gets the `t` left. The mean of
+///    the resample is `Σ v_k · (c_k / n)`, summed in the same order.
+/// 4. The 10,000 means in ascending order; the interval runs from the 250th smallest to the
+///    250th largest (0-based positions 249 and 9750): the 2.5th and 97.5th percentiles,
+///    symmetric in rank.
 pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
     if values.is_empty() {
         return None;
     }
-    let n = values.len();
+    let n = values.len() as u64;
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mut classes: Vec<(f64, u64)> = Vec::new();
+    for v in sorted {
+        match classes.last_mut() {
+            Some((last, count)) if last.total_cmp(&v).is_eq() => *count += 1,
+            _ => classes.push((v, 1)),
+        }
+    }
+    // Largest multiplicity first (the sort is stable: ties stay in ascending value order).
+    classes.sort_by_key(|&(_, m)| std::cmp::Reverse(m));
+    let mut rest = n;
+    let mut samplers: Vec<BinomialSampler> = Vec::with_capacity(classes.len());
+    for &(_, m) in &classes[..classes.len() - 1] {
+        samplers.push(BinomialSampler::new(m, rest));
+        rest -= m;
+    }
     let mut rng = Xoshiro256StarStar::seeded(BOOTSTRAP_SEED);
+    let nf = n as f64;
     let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {
-            // Two running sums (first and second draw of each pair), added at the end: half
-            // the length of the chain of dependent additions.
-            let (mut first, mut second) = (0.0f64, 0.0f64);
-            match u32::try_from(n) {
-                Ok(bound) => {
-                    for _ in 0..n / 2 {
-                        let (i, j) = rng.below_u32_pair(bound);
-                        first += values[i as usize];
-                        second += values[j as usize];
-                    }
-                    if n % 2 == 1 {
-                        first += values[rng.below_u32_pair(bound).0 as usize];
-                    }
-                }
-                Err(_) => {
-                    for _ in 0..n {
-                        first += values[rng.below(n as u64) as usize];
-                    }
-                }
+            let mut t = n;
+            let mut mean = 0.0f64;
+            for (k, &(v, _)) in classes.iter().enumerate() {
+                let c = match samplers.get_mut(k) {
+                    Some(s) => s.draw(t, &mut rng),
+                    None => t,
+                };
+                t -= c;
+                mean += v * (c as f64 / nf);
             }
-            (first + second) / n as f64
+            mean
         })
         .collect();
-    means.sort_by(f64::total_cmp);
     let tail = BOOTSTRAP_RESAMPLES / 40; // 2.5% of the resamples: 250
-    Some(Interval {
-        lo: means[tail - 1],
-        hi: means[BOOTSTRAP_RESAMPLES - tail],
-    })
+    let (_, &mut lo, _) = means.select_nth_unstable_by(tail - 1, f64::total_cmp);
+    let (_, &mut hi, _) = means.select_nth_unstable_by(BOOTSTRAP_RESAMPLES - tail, f64::total_cmp);
+    Some(Interval { lo, hi })
+}
+
+/// Draws from `Binomial(t, m / r)` for any `t`, by inversion: exact tables of the binomial
+/// with `2^j` trials, one per power of two, each drawn by one output of the generator.
+///
+/// `t` is written in binary and, for each set bit `j` from the lowest, one generator output `x`
+/// gives `u = (x >> 11) · 2⁻⁵³` in `[0, 1)`; the draw is the smallest count whose cumulative
+/// probability in the `2^j`-trial table exceeds `u` (the table's largest count when rounding
+/// leaves none). The draws are added: a sum of independent binomials with the same
+/// probability is the binomial of the summed trials.
+///
+/// The table of `N = 2^j` trials is computed with `+ − × ÷` only (no logarithms, so the same
+/// on every platform): weights `w` from the mode `⌊(N+1)p⌋` (clamped to `N`), where `w = 1`,
+/// outward by `w(k+1) = w(k) · ((N−k) · ρ / (k+1))` with `ρ = m / (r−m)` and
+/// `w(k−1) = w(k) · (k · σ / (N−k+1))` with `σ = (r−m) / m`, each way until a weight falls
+/// below 2⁻⁶⁴ (the mode's weight is about `1/√N` of the whole, so the counts left out have
+/// a probability below 10⁻¹⁶); then the cumulative sums in ascending count, each divided by
+/// the total. Tables are built when first needed.
+#[derive(Debug, Clone)]
+pub struct BinomialSampler {
+    /// `m / (r − m)`: the odds of a success.
+    odds: f64,
+    /// `(r − m) / m`: the odds of a failure.
+    inverse_odds: f64,
+    /// `m / r`.
+    p: f64,
+    /// The table of `2^j` trials at index `j`, once built.
+    tables: Vec<Option<BinomialTable>>,
+}
+
+/// The cumulative probabilities of one binomial, over the counts `first ..`.
+#[derive(Debug, Clone)]
+struct BinomialTable {
+    first: u64,
+    cumulative: Vec<f64>,
+}
+
+/// Below this, a weight of a binomial table is left out (2⁻⁶⁴).
+const TABLE_TAIL: f64 = 1.0 / 18_446_744_073_709_551_616.0;
+
+impl BinomialSampler {
+    /// The sampler of a success probability `m / r`, `0 < m < r`.
+    pub fn new(m: u64, r: u64) -> BinomialSampler {
+        debug_assert!(0 < m && m < r);
+        let (mf, ff) = (m as f64, (r - m) as f64);
+        BinomialSampler {
+            odds: mf / ff,
+            inverse_odds: ff / mf,
+            p: mf / r as f64,
+            tables: Vec::new(),
+        }
+    }
+
+    /// One draw from `Binomial(t, m / r)`.
+    pub fn draw(&mut self, t: u64, rng: &mut Xoshiro256StarStar) -> u64 {
+        let mut sum = 0;
+        let mut bits = t;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let u = (rng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0);
+            let table = self.table(j);
+            let at = table.cumulative.partition_point(|&c| c <= u);
+            sum += table.first + at.min(table.cumulative.len() - 1) as u64;
+        }
+        sum
+    }
+
+    fn table(&mut self, j: usize) -> &BinomialTable {
+        if self.tables.len() <= j {
+            self.tables.resize(j + 1, None);
+        }
+        let (odds, inverse_odds, p) = (self.odds, self.inverse_odds, self.p);
+        self.tables[j].get_or_insert_with(|| BinomialTable::new(1u64 << j, p, odds, inverse_odds))
+    }
+}
+
+impl BinomialTable {
+    fn new(trials: u64, p: f64, odds: f64, inverse_odds: f64) -> BinomialTable {
+        let mode = (((trials + 1) as f64 * p) as u64).min(trials);
+        let mut below = Vec::new(); // weights of mode−1, mode−2, …
+        let (mut k, mut w) = (mode, 1.0f64);
+        while k > 0 {
+            w *= k as f64 * inverse_odds / (trials - k + 1) as f64;
+            if w < TABLE_TAIL {
+                break;
+            }
+            below.push(w);
+            k -= 1;
+        }
+        let first = mode - below.len() as u64;
+        let mut weights: Vec<f64> = below.into_iter().rev().collect();
+        weights.push(1.0);
+        let (mut k, mut w) = (mode, 1.0f64);
+        while k < trials {
+            w *= (trials - k) as f64 * odds / (k + 1) as f64;
+            if w < TABLE_TAIL {
+                break;
+            }
+            weights.push(w);
+            k += 1;
+        }
+        let total: f64 = weights.iter().sum();
+        let mut running = 0.0;
+        let cumulative = weights
+            .into_iter()
+            .map(|w| {
+                running += w;
+                running / total
+            })
+            .collect();
+        BinomialTable { first, cumulative }
+    }
 }
 
 /// SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
@@ -338,28 +463,6 @@ impl Xoshiro256StarStar {
             }
         }
         (m >> 64) as u64
-    }
-
-    /// Two uniform integers in `0..bound` (`bound > 0`) from one 64-bit output: its high half,
-    /// then its low half, each by Lemire's method on 32 bits. A half that must be rejected is
-    /// redrawn from a fresh output's high half (the low half of that output is dropped).
-    pub fn below_u32_pair(&mut self, bound: u32) -> (u32, u32) {
-        let x = self.next_u64();
-        let first = self.fit_u32((x >> 32) as u32, bound);
-        let second = self.fit_u32(x as u32, bound);
-        (first, second)
-    }
-
-    fn fit_u32(&mut self, mut x: u32, bound: u32) -> u32 {
-        let mut m = u64::from(x) * u64::from(bound);
-        if (m as u32) < bound {
-            let threshold = bound.wrapping_neg() % bound;
-            while (m as u32) < threshold {
-                x = (self.next_u64() >> 32) as u32;
-                m = u64::from(x) * u64::from(bound);
-            }
-        }
-        (m >> 32) as u32
     }
 }
 
@@ -537,17 +640,118 @@ mod tests {
             "{counts:?}"
         );
         assert!((0..100).all(|_| g.below(1) == 0));
-        let mut counts = [0u32; 7];
-        for _ in 0..35_000 {
-            let (i, j) = g.below_u32_pair(7);
-            counts[i as usize] += 1;
-            counts[j as usize] += 1;
+    }
+
+    /// The bootstrap as it is usually written (and as figeval first drew it): `n` item indices
+    /// per resample. The count-drawing procedure must agree with it up to resampling noise.
+    fn index_bootstrap(values: &[f64], seed: u64) -> Interval {
+        let n = values.len();
+        let mut rng = Xoshiro256StarStar::seeded(seed);
+        let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+            .map(|_| {
+                let sum: f64 = (0..n).map(|_| values[rng.below(n as u64) as usize]).sum();
+                sum / n as f64
+            })
+            .collect();
+        means.sort_by(f64::total_cmp);
+        Interval {
+            lo: means[249],
+            hi: means[9750],
         }
-        assert!(
-            counts.iter().all(|&c| (9_500..10_500).contains(&c)),
-            "{counts:?}"
+    }
+
+    /// Reciprocal ranks as a report has them: 1/r for r in 1..=10, or 0.
+    fn reciprocal_ranks(n: usize, seed: u64) -> Vec<f64> {
+        let mut rng = Xoshiro256StarStar::seeded(seed);
+        (0..n)
+            .map(|_| match rng.below(14) {
+                r @ 0..=9 => 1.0 / (r + 1) as f64,
+                _ => 0.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counting_draws_agree_with_index_draws_and_with_the_normal_interval() {
+        for (n, seed) in [(40, 1), (300, 2), (5_000, 3)] {
+            let values = reciprocal_ranks(n, seed);
+            let ours = percentile_bootstrap_mean(&values).unwrap();
+            let theirs = index_bootstrap(&values, 99);
+            let mean = values.iter().sum::<f64>() / n as f64;
+            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+            let se = (var / n as f64).sqrt();
+            // Percentiles of 10,000 resamples wander by a few hundredths of a standard error.
+            for (a, b) in [(ours.lo, theirs.lo), (ours.hi, theirs.hi)] {
+                assert!((a - b).abs() < 0.12 * se, "n {n}: {ours:?} vs {theirs:?}");
+            }
+            // And both are close to mean ± 1.96 se at these sizes.
+            assert!(
+                (ours.lo - (mean - Z95 * se)).abs() < 0.2 * se,
+                "n {n}: {ours:?}"
+            );
+            assert!(
+                (ours.hi - (mean + Z95 * se)).abs() < 0.2 * se,
+                "n {n}: {ours:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bootstrap_ignores_the_order_of_the_values() {
+        let values = reciprocal_ranks(777, 5);
+        let mut reversed = values.clone();
+        reversed.reverse();
+        assert_eq!(
+            percentile_bootstrap_mean(&values),
+            percentile_bootstrap_mean(&reversed)
         );
-        assert!((0..100).all(|_| g.below_u32_pair(1) == (0, 0)));
+    }
+
+    #[test]
+    fn binomial_draws_have_the_binomial_mean_and_variance() {
+        let mut rng = Xoshiro256StarStar::seeded(7);
+        for (m, r, t) in [
+            (1, 2, 1),
+            (3, 10, 1_000),
+            (1, 97, 12_345),
+            (96, 97, 5),
+            (2, 3, 100_000),
+        ] {
+            let mut s = BinomialSampler::new(m, r);
+            let p = m as f64 / r as f64;
+            let draws: Vec<f64> = (0..20_000).map(|_| s.draw(t, &mut rng) as f64).collect();
+            assert!(draws.iter().all(|&d| d <= t as f64));
+            let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+            let var = draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / draws.len() as f64;
+            let (mu, sigma2) = (t as f64 * p, t as f64 * p * (1.0 - p));
+            // Five standard errors of the mean, and 5% on the variance.
+            assert!(
+                (mean - mu).abs() < 5.0 * (sigma2 / 20_000.0).sqrt(),
+                "{m}/{r} of {t}: {mean}"
+            );
+            assert!(
+                (var / sigma2 - 1.0).abs() < 0.05,
+                "{m}/{r} of {t}: {var} vs {sigma2}"
+            );
+        }
+        let mut s = BinomialSampler::new(1, 3);
+        assert_eq!(s.draw(0, &mut rng), 0);
+    }
+
+    #[test]
+    fn a_binomial_table_sums_to_one_and_holds_the_exact_probabilities() {
+        // Binomial(8, 1/4): P(0) = 0.75^8, P(2) = 28 · 0.25² · 0.75⁶.
+        let t = BinomialTable::new(8, 0.25, 1.0 / 3.0, 3.0);
+        assert_eq!(t.first, 0);
+        assert_eq!(t.cumulative.len(), 9);
+        assert_eq!(*t.cumulative.last().unwrap(), 1.0);
+        assert!((t.cumulative[0] - 0.75f64.powi(8)).abs() < 1e-15);
+        let p2 = t.cumulative[2] - t.cumulative[1];
+        assert!((p2 - 28.0 * 0.0625 * 0.75f64.powi(6)).abs() < 1e-15);
+        // A wide one leaves out only the far tails.
+        let wide = BinomialTable::new(1 << 16, 0.5, 1.0, 1.0);
+        assert!(wide.first > 30_000 && wide.first + (wide.cumulative.len() as u64) < 35_600);
+        assert_eq!(*wide.cumulative.last().unwrap(), 1.0);
     }
 
     #[test]
@@ -568,7 +772,8 @@ mod tests {
         assert!(a.lo < mean && mean < a.hi, "{a:?} around {mean}");
         // Pinned: the same numbers must come out on every platform and in every release. A
         // separate transcription of the documented procedure (in Python, outside the
-        // repository) gives the same two bounds.
+        // repository) gives the same two bounds, unrounded 0.41333333333333333 and 0.72; the
+        // index-drawing procedure figeval used before gave the same rounded bounds.
         assert_eq!(<[f64; 2]>::from(a.rounded()), [0.4133, 0.72]);
     }
 
