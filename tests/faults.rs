@@ -385,10 +385,11 @@ fn a_capture_that_cannot_be_written_is_exit_4() {
 #[test]
 fn a_capture_write_failure_does_not_hide_the_deployment_failure_before_it() {
     let server = FaultyServer::start(|_, q| {
-        if q.contains("first") {
+        if q.contains("second") {
             Reply::Status(500, "{\"detail\": \"down\"}".into())
         } else {
-            // Still in flight when the 500 arrives; its answer then fails to be written.
+            // Item 1 was taken before item 2, so it is in flight when the 500 arrives; its
+            // answer then fails to be written.
             Reply::Slow(Duration::from_millis(300), body_citing(q, 1))
         }
     });
@@ -398,7 +399,7 @@ fn a_capture_write_failure_does_not_hide_the_deployment_failure_before_it() {
         dir.path(),
         &["--capture", "/dev/full", "--concurrency", "2"],
     );
-    assert_loud_failure(&o, dir.path(), &["item 1", "HTTP 500"]);
+    assert_loud_failure(&o, dir.path(), &["item 2", "HTTP 500"]);
     assert!(
         stderr(&o).contains("also: cannot write the capture /dev/full"),
         "{}",

@@ -211,7 +211,7 @@ test('top_k below 5 is refused with the reason', { skip }, async () => {
   const page = await openApp(browser, site.url);
   await setField(page, 'top-k', '3');
   const error = page.locator('[data-testid=settings-error][data-field=top_k]');
-  assert.match(await error.textContent(), /at least 5: page_hit_at_5 reads rank 5/);
+  assert.match(await error.textContent(), /at least 5, not 3: page_hit_at_5 reads rank 5/);
   assert.equal(await page.locator('[data-testid=run-live]').isDisabled(), true);
   await setField(page, 'top-k', '5');
   assert.equal(await page.locator('[data-testid=run-live]').isDisabled(), false);

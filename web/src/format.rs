@@ -77,13 +77,7 @@ pub fn seconds(s: f64) -> String {
     format!("{s:.1} s")
 }
 
-/// The first `chars` characters of `s` (characters, not bytes), with `…` when cut.
-pub fn start(s: &str, chars: usize) -> String {
-    match s.char_indices().nth(chars) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_string(),
-    }
-}
+pub use figeval::describe::start;
 
 /// One chip of a match's cited pages.
 #[derive(Debug, Clone, PartialEq, Eq)]

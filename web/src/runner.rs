@@ -1,5 +1,5 @@
 //! The live runner: asks the deployment for each pending item with bounded concurrency, a
-//! per-request timeout, and retries only where contract §2 allows them; dispatches every answer
+//! per-request timeout, and retries as the core says (`figeval::live`); dispatches every answer
 //! as it arrives. The first failure halts the run: no new search starts, and the searches
 //! already in flight may still land in the capture (as `figeval run` does). Cancelling aborts
 //! the searches in flight (AbortController) and drops whatever they would have brought.
@@ -111,7 +111,7 @@ pub fn start(job: Job) -> Rc<RunHandle> {
 }
 
 async fn worker(job: Rc<Job>, queue: Rc<RefCell<VecDeque<usize>>>, handle: Rc<RunHandle>) {
-    let url = search::search_url(&job.config.base_url);
+    let url = search::search_url(&job.config);
     let score_config = ScoreConfig {
         max_precise_span_pages: job.config.max_precise_span_pages,
     };
@@ -168,8 +168,7 @@ async fn search_with_retries(
             Err(Outcome::Failed(f)) if f.retryable() && attempt < job.config.retries => {
                 attempt += 1;
                 job.dispatch.dispatch(Action::Retried { id: job.id });
-                // Backoff: 0.5 s, 1 s, 2 s, … capped at 8 s.
-                TimeoutFuture::new((500u32 << (attempt - 1).min(4)).min(8000)).await;
+                TimeoutFuture::new(figeval::live::retry_delay_ms(attempt, f.retry_after())).await;
                 if handle.is_halted() {
                     return Err(Outcome::Stopped);
                 }
@@ -206,10 +205,13 @@ async fn search_once(
         let response = JsFuture::from(window.fetch_with_request(&request)).await?;
         let response: web_sys::Response = response.unchecked_into();
         let text = JsFuture::from(response.text()?).await?;
+        // Readable only when the deployment exposes it (Access-Control-Expose-Headers).
+        let retry_after = response.headers().get("retry-after").ok().flatten();
         Ok::<_, JsValue>((
             response.status(),
             response.status_text(),
             text.as_string().unwrap_or_default(),
+            retry_after,
         ))
     };
     let exchange = Box::pin(exchange);
@@ -220,8 +222,8 @@ async fn search_once(
         return Err(Outcome::Stopped);
     }
     match result {
-        Either::Left((Ok((status, status_text, text)), _)) => {
-            search::judge(status, &status_text, &text).map_err(Outcome::Failed)
+        Either::Left((Ok((status, status_text, text, retry_after)), _)) => {
+            search::judge(status, &status_text, text, retry_after).map_err(Outcome::Failed)
         }
         Either::Left((Err(e), _)) => Err(transport(e)),
         Either::Right(_) => {

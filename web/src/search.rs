@@ -2,17 +2,15 @@
 //! judged (contract §2: failures are loud, and never scored as a miss), and the capture envelope
 //! that records it.
 
-use figeval::{Match, Response, ResponseProblem, SearchRequest};
+use figeval::live::{self, AnswerFailure, Transport};
+use figeval::{Match, SearchRequest};
 
 use crate::format;
 use crate::settings::RunConfig;
 
-/// How many characters of an error body a message quotes.
-pub const BODY_QUOTE_CHARS: usize = 500;
-
 /// The search endpoint of a base URL.
-pub fn search_url(base_url: &str) -> String {
-    format!("{}/search", base_url.trim_end_matches('/'))
+pub fn search_url(config: &RunConfig) -> String {
+    search_request(config, "").url()
 }
 
 /// The core's description of this run's searches.
@@ -39,40 +37,38 @@ pub fn envelope_line(question: &str, config: &RunConfig, body: &str) -> String {
 /// Why one search failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
-    /// The request never got an answer (connection refused, DNS, CORS refused…).
+    /// The request never got an answer (connection refused, DNS, CORS refused…: `fetch` does
+    /// not tell them apart, so the core's rules read it as a failed connection).
     Transport(String),
     /// No answer within the timeout.
     Timeout {
         /// The timeout, in milliseconds.
         ms: u32,
     },
-    /// A non-2xx status.
-    Status {
-        /// The status code.
-        status: u16,
-        /// The status text, possibly empty.
-        status_text: String,
-        /// The start of the body.
-        body: String,
+    /// An answer that cannot be scored, as the core judged it.
+    Answer {
+        /// What is wrong with it.
+        failure: AnswerFailure,
+        /// Its `Retry-After` header, when the deployment exposes it to the page (CORS).
+        retry_after: Option<String>,
     },
-    /// The body is not JSON.
-    NotJson {
-        /// Where and what, from the parser.
-        error: String,
-        /// The start of the body.
-        body: String,
-    },
-    /// JSON, but not a response that can be scored.
-    Problem(ResponseProblem),
 }
 
 impl Failure {
-    /// Whether a retry may help: 429, 502, 503, 504 and connection errors only (contract §2.4).
+    /// Whether a retry may help, by the core's rules.
     pub fn retryable(&self) -> bool {
         match self {
-            Failure::Transport(_) => true,
-            Failure::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
-            _ => false,
+            Failure::Transport(_) => Transport::Connect.retryable(),
+            Failure::Timeout { .. } => Transport::Timeout.retryable(),
+            Failure::Answer { failure, .. } => failure.retryable(),
+        }
+    }
+
+    /// The `Retry-After` header of the answer, if it had one.
+    pub fn retry_after(&self) -> Option<&str> {
+        match self {
+            Failure::Answer { retry_after, .. } => retry_after.as_deref(),
+            _ => None,
         }
     }
 
@@ -87,26 +83,7 @@ impl Failure {
                 "no response from {url} within {}",
                 format::seconds(f64::from(*ms) / 1000.0)
             ),
-            Failure::Status {
-                status,
-                status_text,
-                body,
-            } => {
-                let text = if status_text.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {status_text}")
-                };
-                if body.is_empty() {
-                    format!("{url} answered HTTP {status}{text} with an empty body")
-                } else {
-                    format!("{url} answered HTTP {status}{text}: {body}")
-                }
-            }
-            Failure::NotJson { error, body } => {
-                format!("the response is not JSON ({error}); it starts: {body}")
-            }
-            Failure::Problem(p) => p.to_string(),
+            Failure::Answer { failure, .. } => failure.to_string(),
         };
         format!("The search for question {question:?} failed: {what}")
     }
@@ -121,25 +98,23 @@ pub struct Answer {
     pub matches: Vec<Match>,
 }
 
-/// Judges an HTTP answer: status, then JSON, then `figeval::Response::parse`.
-pub fn judge(status: u16, status_text: &str, text: &str) -> Result<Answer, Failure> {
-    if !(200..300).contains(&status) {
-        return Err(Failure::Status {
-            status,
-            status_text: status_text.to_string(),
-            body: format::start(text, BODY_QUOTE_CHARS),
-        });
+/// Judges an HTTP answer by the core's rules ([`live::judge`]).
+pub fn judge(
+    status: u16,
+    status_text: &str,
+    text: String,
+    retry_after: Option<String>,
+) -> Result<Answer, Failure> {
+    match live::judge(status, status_text, &text) {
+        Ok(matches) => Ok(Answer {
+            body: text,
+            matches,
+        }),
+        Err(failure) => Err(Failure::Answer {
+            failure,
+            retry_after,
+        }),
     }
-    let not_json = |e: serde_json::Error| Failure::NotJson {
-        error: e.to_string(),
-        body: format::start(text, 200),
-    };
-    let response = Response::parse(text).map_err(not_json)?;
-    let matches = response.matches.map_err(Failure::Problem)?;
-    Ok(Answer {
-        body: text.to_string(),
-        matches,
-    })
 }
 
 #[cfg(test)]
@@ -162,8 +137,7 @@ mod tests {
 
     #[test]
     fn the_search_url_appends_search_to_the_base() {
-        assert_eq!(search_url("http://h/api"), "http://h/api/search");
-        assert_eq!(search_url("http://h/api/"), "http://h/api/search");
+        assert_eq!(search_url(&config()), "http://127.0.0.1:58012/api/search");
     }
 
     #[test]
@@ -189,7 +163,7 @@ mod tests {
     #[test]
     fn a_server_error_quotes_the_status_and_the_first_500_characters() {
         let long = "x".repeat(900);
-        let f = judge(500, "Internal Server Error", &long).unwrap_err();
+        let f = judge(500, "Internal Server Error", long, None).unwrap_err();
         assert!(!f.retryable());
         let msg = f.message("Which figure?", "http://h/api/search");
         assert!(msg.contains("\"Which figure?\""));
@@ -201,25 +175,39 @@ mod tests {
     #[test]
     fn only_overload_statuses_and_connection_errors_are_retried() {
         for s in [429, 502, 503, 504] {
-            assert!(judge(s, "", "").unwrap_err().retryable(), "{s}");
+            assert!(
+                judge(s, "", String::new(), None).unwrap_err().retryable(),
+                "{s}"
+            );
         }
         for s in [400, 404, 422, 500] {
-            assert!(!judge(s, "", "").unwrap_err().retryable(), "{s}");
+            assert!(
+                !judge(s, "", String::new(), None).unwrap_err().retryable(),
+                "{s}"
+            );
         }
+        let f = judge(429, "", String::new(), Some("3".into())).unwrap_err();
+        assert_eq!(f.retry_after(), Some("3"));
         assert!(Failure::Transport("TypeError".into()).retryable());
         assert!(!Failure::Timeout { ms: 1 }.retryable());
     }
 
     #[test]
     fn a_body_that_is_not_json_is_a_failure_not_a_miss() {
-        let f = judge(200, "OK", "<html>oops</html>").unwrap_err();
-        assert!(matches!(f, Failure::NotJson { .. }));
+        let f = judge(200, "OK", "<html>oops</html>".into(), None).unwrap_err();
+        assert!(matches!(
+            f,
+            Failure::Answer {
+                failure: AnswerFailure::NotJson { .. },
+                ..
+            }
+        ));
         assert!(f.message("Q", "u").contains("not JSON"));
     }
 
     #[test]
     fn a_body_without_matches_lists_its_keys() {
-        let f = judge(200, "OK", r#"{"detail":"nope","query":"Q"}"#).unwrap_err();
+        let f = judge(200, "OK", r#"{"detail":"nope","query":"Q"}"#.into(), None).unwrap_err();
         let msg = f.message("Q", "u");
         assert!(msg.contains("no `matches` array"), "{msg}");
         assert!(msg.contains("detail, query"), "{msg}");
@@ -227,7 +215,7 @@ mod tests {
 
     #[test]
     fn a_match_that_is_not_an_object_names_its_rank() {
-        let f = judge(200, "OK", r#"{"matches":[{}, 3]}"#).unwrap_err();
+        let f = judge(200, "OK", r#"{"matches":[{}, 3]}"#.into(), None).unwrap_err();
         assert!(f.message("Q", "u").contains("rank 2"));
     }
 
@@ -236,7 +224,8 @@ mod tests {
         let a = judge(
             200,
             "OK",
-            r#"{"matches":[{"chunk_id":7,"provenance":{"page_start":3,"page_end":4}}]}"#,
+            r#"{"matches":[{"chunk_id":7,"provenance":{"page_start":3,"page_end":4}}]}"#.into(),
+            None,
         )
         .unwrap();
         assert_eq!(a.matches.len(), 1);

@@ -1,15 +1,9 @@
 //! The deployment settings of a live run, as the form holds them (text, so a half-typed value
 //! survives a re-render and a reload) and as a validated [`RunConfig`].
 
+use figeval::live::{self, DEFAULT_BASE_URL};
 use figeval::CacheMode;
 use serde::{Deserialize, Serialize};
-
-/// The base URL of a deployment when none is set (contract §2.1).
-pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
-
-/// Why top_k may not be below 5, shown next to the field.
-pub const TOP_K_REASON: &str = "top_k must be at least 5: page_hit_at_5 reads rank 5, and a \
-     smaller window would silently make it a copy of page_hit_at_3";
 
 /// The settings form, remembered across visits (localStorage).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,12 +29,14 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             base_url: DEFAULT_BASE_URL.into(),
-            top_k: "5".into(),
+            top_k: live::DEFAULT_TOP_K.to_string(),
             cache_mode: CacheMode::default().name().into(),
-            timeout_s: "120".into(),
-            concurrency: "4".into(),
-            retries: "2".into(),
-            max_precise_span: "3".into(),
+            timeout_s: live::DEFAULT_TIMEOUT_S.to_string(),
+            concurrency: live::DEFAULT_CONCURRENCY.to_string(),
+            retries: live::DEFAULT_RETRIES.to_string(),
+            max_precise_span: figeval::ScoreConfig::default()
+                .max_precise_span_pages
+                .to_string(),
         }
     }
 }
@@ -56,9 +52,9 @@ pub struct RunConfig {
     pub cache_mode: CacheMode,
     /// Per-request timeout in milliseconds.
     pub timeout_ms: u32,
-    /// 1 ..= 32.
+    /// In [`live::CONCURRENCY`].
     pub concurrency: usize,
-    /// 0 ..= 10.
+    /// In [`live::RETRIES`].
     pub retries: u32,
     /// ≥ 1.
     pub max_precise_span_pages: u32,
@@ -111,23 +107,21 @@ impl Settings {
                 message: message.to_string(),
             })
         };
-        let base = self.base_url.trim();
-        let base = base.strip_suffix('/').unwrap_or(base).to_string();
-        let host = base
-            .strip_prefix("http://")
-            .or_else(|| base.strip_prefix("https://"));
-        if host.is_none_or(|h| h.is_empty() || h.starts_with('/')) {
-            err(
-                "base_url",
-                "base URL must be an http:// or https:// address, such as http://127.0.0.1:58012/api",
-            );
-        }
-        let top_k = match self.top_k.trim().parse::<u64>() {
-            Ok(n) if n >= 5 && n <= u64::from(u32::MAX) => Some(n as u32),
-            Ok(n) if n < 5 => {
-                err("top_k", TOP_K_REASON);
-                None
+        let base = match live::check_base_url(&self.base_url) {
+            Ok(b) => b,
+            Err(e) => {
+                err("base_url", &e);
+                String::new()
             }
+        };
+        let top_k = match self.top_k.trim().parse::<u32>() {
+            Ok(n) => match figeval::check_top_k(n) {
+                Ok(()) => Some(n),
+                Err(e) => {
+                    err("top_k", &e);
+                    None
+                }
+            },
             _ => {
                 err("top_k", "top_k must be a whole number, at least 5");
                 None
@@ -141,26 +135,25 @@ impl Settings {
             }
         };
         let timeout_ms = match self.timeout_s.trim().parse::<f64>() {
-            Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Some((s * 1000.0).round() as u32),
-            _ => {
-                err(
-                    "timeout_s",
-                    "timeout must be a number of seconds above 0 (at most 3600)",
-                );
+            Ok(s) => match live::check_timeout(s) {
+                Ok(s) => Some((s * 1000.0).round() as u32),
+                Err(e) => {
+                    err("timeout_s", &e);
+                    None
+                }
+            },
+            Err(_) => {
+                err("timeout_s", "the timeout must be a number of seconds");
                 None
             }
         };
-        let concurrency = int_in(&self.concurrency, 1, 32).map(|n| n as usize);
-        if concurrency.is_none() {
-            err(
-                "concurrency",
-                "concurrency must be a whole number from 1 to 32",
-            );
-        }
-        let retries = int_in(&self.retries, 0, 10).map(|n| n as u32);
-        if retries.is_none() {
-            err("retries", "retries must be a whole number from 0 to 10");
-        }
+        let concurrency = live::check_in("concurrency", &self.concurrency, &live::CONCURRENCY)
+            .map_err(|e| err("concurrency", &e))
+            .ok()
+            .map(|n| n as usize);
+        let retries = live::check_in("retries", &self.retries, &live::RETRIES)
+            .map_err(|e| err("retries", &e))
+            .ok();
         let span = self.max_precise_span_pages();
         if let Err(e) = &span {
             err(e.field, &e.message);
@@ -215,6 +208,8 @@ mod tests {
         assert_eq!(c.top_k, 5);
         assert_eq!(c.cache_mode, CacheMode::Bypass);
         assert_eq!(c.timeout_ms, 120_000);
+        assert_eq!(c.concurrency, 4);
+        assert_eq!(c.retries, 2);
         assert_eq!(c.max_precise_span_pages, 3);
     }
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use figeval::{CacheMode, Gate};
+use figeval::{live, CacheMode, Gate};
 
 /// mimalloc instead of the system allocator: scoring a capture makes and frees some fifty
 /// small allocations per line, and glibc's malloc spent a sixth of `figeval score` on them
@@ -29,8 +29,6 @@ mod validate_cmd;
 
 /// The dataset used when `--dataset` is not given.
 pub const DEFAULT_DATASET: &str = "data/eval_datasets/nasa-apollo-11-figures.json";
-/// The deployment used when `--base-url` is not given.
-pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
 
 #[derive(Parser)]
 #[command(
@@ -148,22 +146,23 @@ pub struct RunArgs {
     #[arg(long, default_value = DEFAULT_DATASET)]
     pub dataset: PathBuf,
     /// The deployment's API base; `/search` is appended.
-    #[arg(long, default_value = DEFAULT_BASE_URL)]
+    #[arg(long, default_value = live::DEFAULT_BASE_URL)]
     pub base_url: String,
     /// Matches to ask for; at least 5, since page_hit_at_5 reads rank 5.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = live::DEFAULT_TOP_K)]
     pub top_k: u32,
     /// The search's cache mode; bypass keeps a before/after comparison from replaying cache.
     #[arg(long, default_value = "bypass", value_parser = parse_cache_mode)]
     pub cache_mode: CacheMode,
-    /// Seconds to wait for one search.
-    #[arg(long, default_value_t = 120.0)]
+    /// Seconds to wait for one search (at most 3600).
+    #[arg(long, default_value_t = f64::from(live::DEFAULT_TIMEOUT_S))]
     pub timeout: f64,
-    /// Searches in flight at once.
-    #[arg(long, default_value_t = run_cmd::DEFAULT_CONCURRENCY, value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Searches in flight at once (1 to 64).
+    #[arg(long, default_value_t = live::DEFAULT_CONCURRENCY, value_parser = parse_concurrency)]
     pub concurrency: u32,
-    /// Retries of a search answered 429/502/503/504 or not connected, with backoff.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
+    /// Retries (0 to 10) of a search answered 429/502/503/504 or whose connection failed or
+    /// dropped; backoff 0.5 s doubling to 8 s, `Retry-After` honoured up to 30 s.
+    #[arg(long, default_value_t = live::DEFAULT_RETRIES, value_parser = parse_retries)]
     pub retries: u32,
     /// Write every answer to this capture (JSON Lines) as it arrives.
     #[arg(long)]
@@ -185,6 +184,14 @@ fn parse_cache_mode(s: &str) -> Result<CacheMode, String> {
 
 fn parse_gate(s: &str) -> Result<Gate, String> {
     s.parse()
+}
+
+fn parse_concurrency(s: &str) -> Result<u32, String> {
+    live::check_in("concurrency", s, &live::CONCURRENCY)
+}
+
+fn parse_retries(s: &str) -> Result<u32, String> {
+    live::check_in("retries", s, &live::RETRIES)
 }
 
 /// Output formats of `figeval compare` and `figeval ground`.

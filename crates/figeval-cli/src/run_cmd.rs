@@ -15,22 +15,17 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use figeval::live::{self, Transport};
 use figeval::{
-    score_item, CutOff, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, Response,
-    RunInfo, ScoreConfig, SearchRequest,
+    score_item, CutOff, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, RunInfo,
+    ScoreConfig, SearchRequest,
 };
 
 use crate::fail::{Failure, Outcome};
 use crate::{clock, files, score_cmd, RunArgs};
 
-/// Searches in flight at once when `--concurrency` is not given: enough to make a 30-question
-/// eval quick, gentle enough for a deployment whose embedder or reranker shares one GPU.
-pub const DEFAULT_CONCURRENCY: u32 = 4;
-
 /// The largest response body read; a larger one is a failure, not a silent truncation.
-const MAX_BODY_BYTES: u64 = figeval::capture::MAX_LINE_BYTES as u64;
-/// How much of an error body a message quotes.
-const BODY_QUOTE_CHARS: usize = 500;
+const MAX_BODY_BYTES: u64 = live::MAX_BODY_BYTES as u64;
 
 /// One answered search.
 struct Answer {
@@ -42,19 +37,11 @@ struct Answer {
 /// Runs the eval live.
 pub fn run(args: &RunArgs) -> Outcome {
     figeval::check_top_k(args.top_k).map_err(|e| Failure::Input(format!("--top-k: {e}")))?;
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(Failure::Input(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
-    }
-    let base_url = args.base_url.trim_end_matches('/');
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(Failure::Input(format!(
-            "--base-url must be an http:// or https:// URL, not {:?}",
-            args.base_url
-        )));
-    }
+    let timeout =
+        live::check_timeout(args.timeout).map_err(|e| Failure::Input(format!("--timeout: {e}")))?;
+    let base_url = live::check_base_url(&args.base_url)
+        .map_err(|e| Failure::Input(format!("--base-url: {e}")))?;
+    let base_url = base_url.as_str();
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(&args.dataset)?;
@@ -93,7 +80,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     };
     let todo: Vec<usize> = (0..n).filter(|&i| records[i].is_none()).collect();
     let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs_f64(args.timeout))
+        .timeout(Duration::from_secs_f64(timeout))
         .build();
     let url = request.url();
     let next = AtomicUsize::new(0);
@@ -319,17 +306,7 @@ fn ends_with_newline(path: &Path) -> bool {
     f.seek(SeekFrom::End(-1)).is_ok() && f.read_exact(&mut last).is_ok() && last[0] == b'\n'
 }
 
-/// Whether a status may be retried: rate limiting and gateway trouble, nothing else.
-fn retryable_status(code: u16) -> bool {
-    matches!(code, 429 | 502 | 503 | 504)
-}
-
-fn backoff(attempt: u32, retry_after: Option<u64>) -> Duration {
-    let exp = Duration::from_millis(250u64 << attempt.min(5));
-    retry_after.map_or(exp, |s| Duration::from_secs(s.min(30)).max(exp))
-}
-
-/// One search, with retries for 429/502/503/504 and connection errors.
+/// One search, retried as [`live`] says (429/502/503/504 and lost connections, with backoff).
 fn search(
     agent: &ureq::Agent,
     url: &str,
@@ -346,11 +323,11 @@ fn search(
             .set("Content-Type", "application/json")
             .set("Accept", "application/json")
             .send_string(&body);
-        let retry_after;
-        let cause = match outcome {
+        let (cause, retry_after) = match outcome {
             Ok(resp) => {
+                let status = resp.status();
                 let text = read_body(resp)?;
-                let matches = parse_answer(&text)?;
+                let matches = live::judge(status, "", &text).map_err(|f| f.to_string())?;
                 return Ok(Answer {
                     body: text,
                     matches,
@@ -358,34 +335,36 @@ fn search(
                 });
             }
             Err(ureq::Error::Status(code, resp)) => {
-                retry_after = resp
-                    .header("Retry-After")
-                    .and_then(|v| v.trim().parse().ok());
-                let status = format!("HTTP {code} {}", resp.status_text());
+                let retry_after = resp.header("Retry-After").map(str::to_string);
+                let status_text = resp.status_text().to_string();
                 let text = read_body(resp).unwrap_or_default();
-                let message = format!(
-                    "{status} from {url}; body starts: {}",
-                    figeval_quote(&text, BODY_QUOTE_CHARS)
-                );
-                if !retryable_status(code) {
-                    return Err(message);
+                let failure = live::judge(code, &status_text, &text)
+                    .err()
+                    .ok_or_else(|| format!("HTTP {code} was not judged a failure"))?;
+                if !failure.retryable() {
+                    return Err(failure.to_string());
                 }
-                message
+                (failure.to_string(), retry_after)
             }
             Err(ureq::Error::Transport(t)) => {
-                retry_after = None;
-                if is_timeout(&t) {
-                    return Err(format!(
-                        "no answer from {url} within {timeout} s (--timeout)"
-                    ));
-                }
-                match t.kind() {
-                    ureq::ErrorKind::ConnectionFailed | ureq::ErrorKind::Dns => format!(
+                let kind = transport_kind(&t);
+                let message = match kind {
+                    Transport::Timeout => {
+                        format!("no answer from {url} within {timeout} s (--timeout)")
+                    }
+                    Transport::Connect => format!(
                         "cannot connect to the deployment at {}: {t}",
                         request.base_url
                     ),
-                    _ => return Err(format!("the request to {url} failed: {t}")),
+                    Transport::Dropped => {
+                        format!("the connection to {url} dropped before an answer: {t}")
+                    }
+                    Transport::Other => format!("the request to {url} failed: {t}"),
+                };
+                if !kind.retryable() {
+                    return Err(message);
                 }
+                (message, None)
             }
         };
         if attempt >= retries {
@@ -400,8 +379,21 @@ fn search(
             };
             return Err(format!("{cause}{tries}"));
         }
-        std::thread::sleep(backoff(attempt, retry_after));
         attempt += 1;
+        let wait = live::retry_delay_ms(attempt, retry_after.as_deref());
+        std::thread::sleep(Duration::from_millis(u64::from(wait)));
+    }
+}
+
+/// What kind of transport failure `t` is, as [`live::Transport`] classes them.
+fn transport_kind(t: &ureq::Transport) -> Transport {
+    if is_timeout(t) {
+        return Transport::Timeout;
+    }
+    match t.kind() {
+        ureq::ErrorKind::ConnectionFailed | ureq::ErrorKind::Dns => Transport::Connect,
+        ureq::ErrorKind::Io | ureq::ErrorKind::BadStatus => Transport::Dropped,
+        _ => Transport::Other,
     }
 }
 
@@ -428,7 +420,7 @@ fn read_body(resp: ureq::Response) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("reading the response body failed: {e}"))?;
     if bytes.len() as u64 > MAX_BODY_BYTES {
-        return Err(format!("the response body is over {MAX_BODY_BYTES} bytes"));
+        return Err(live::AnswerFailure::TooLarge.to_string());
     }
     String::from_utf8(bytes).map_err(|e| {
         format!(
@@ -436,27 +428,6 @@ fn read_body(resp: ureq::Response) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
-}
-
-/// Reads an answer strictly: JSON, with a `matches` array of objects.
-fn parse_answer(text: &str) -> Result<Vec<figeval::Match>, String> {
-    let response = Response::parse(text).map_err(|e| {
-        format!(
-            "the response is not JSON ({e}); body starts: {}",
-            figeval_quote(text, BODY_QUOTE_CHARS)
-        )
-    })?;
-    response.matches.map_err(|p| p.to_string())
-}
-
-/// The start of a body, quoted, at most `chars` characters.
-fn figeval_quote(text: &str, chars: usize) -> String {
-    let mut it = text.char_indices();
-    match it.nth(chars) {
-        Some((cut, _)) => format!("{:?}…", &text[..cut]),
-        None if text.is_empty() => "(empty)".to_string(),
-        None => format!("{text:?}"),
-    }
 }
 
 /// Prints one line per item on stderr, in dataset order, as soon as every earlier item is done.
@@ -493,28 +464,5 @@ impl<'d> Progress<'d> {
             );
             self.printed += 1;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_rate_limits_and_gateway_errors_are_retried() {
-        for code in [429, 502, 503, 504] {
-            assert!(retryable_status(code));
-        }
-        for code in [400, 404, 422, 500, 501] {
-            assert!(!retryable_status(code));
-        }
-    }
-
-    #[test]
-    fn backoff_grows_and_honours_retry_after() {
-        assert_eq!(backoff(0, None), Duration::from_millis(250));
-        assert_eq!(backoff(2, None), Duration::from_millis(1000));
-        assert_eq!(backoff(0, Some(2)), Duration::from_secs(2));
-        assert_eq!(backoff(0, Some(3600)), Duration::from_secs(30));
     }
 }

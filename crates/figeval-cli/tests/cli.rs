@@ -591,6 +591,36 @@ fn usage_errors_are_exit_2_and_help_is_exit_0() {
 }
 
 #[test]
+fn run_refuses_settings_outside_the_cores_limits_in_the_cores_words() {
+    for (flag, value, rule) in [
+        (
+            "--concurrency",
+            "65",
+            "concurrency must be a whole number from 1 to 64",
+        ),
+        (
+            "--retries",
+            "11",
+            "retries must be a whole number from 0 to 10",
+        ),
+        (
+            "--timeout",
+            "3601",
+            "the timeout must be a number of seconds above 0 and at most 3600",
+        ),
+        (
+            "--base-url",
+            "ftp://h/api",
+            "the base URL must be an http:// or https:// address",
+        ),
+    ] {
+        let o = figeval(&["run", flag, value]);
+        assert_eq!(code(&o), 2, "{flag} {value}");
+        assert!(stderr(&o).contains(rule), "{flag} {value}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn a_report_that_cannot_be_written_is_exit_4_not_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let ds = write(dir.path(), "d.json", DATASET);

@@ -1,4 +1,4 @@
-//! Short descriptions of values for error messages.
+//! Short descriptions of values for messages, and the one way a text is cut to its start.
 
 use serde_json::Value;
 
@@ -17,12 +17,21 @@ pub(crate) fn value(v: &Value) -> String {
     }
 }
 
+/// The first `chars` characters of `s` (characters, not bytes): the one place a text is cut.
+pub fn first_chars(s: &str, chars: usize) -> &str {
+    match s.char_indices().nth(chars) {
+        Some((cut, _)) => &s[..cut],
+        None => s,
+    }
+}
+
 /// The first `chars` characters of `s`, with `…` when it was cut.
-pub(crate) fn start(s: &str, chars: usize) -> String {
-    let mut it = s.char_indices();
-    match it.nth(chars) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_string(),
+pub fn start(s: &str, chars: usize) -> String {
+    let head = first_chars(s, chars);
+    if head.len() < s.len() {
+        format!("{head}…")
+    } else {
+        head.to_string()
     }
 }
 

@@ -27,6 +27,8 @@
 //! - [`report`]: the report object (contract §5.2).
 //! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
+//! - [`live`]: the rules of a live run: limits, defaults, retries, backoff, judging an answer.
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
 //! - [`render`]: text and Markdown renderings of a comparison.
 //! - [`share`]: the share-link codec (`#report=` and `#compare=`, contract §10.2).
@@ -44,9 +46,10 @@ pub mod caption;
 pub mod capture;
 pub mod compare;
 pub mod dataset;
-mod describe;
+pub mod describe;
 pub mod editor;
 pub mod ground;
+pub mod live;
 pub mod matrix;
 pub mod render;
 pub mod report;
@@ -67,7 +70,7 @@ pub use compare::{compare, Comparison, Gate};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
 pub use report::{CacheMode, Report, ReportError, ReportHeader, RequestInfo, RunInfo, Scope};
-pub use request::{check_top_k, SearchRequest, MIN_TOP_K};
+pub use request::{check_top_k, SearchRequest, MIN_TOP_K, TOP_K_REASON};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
 pub use score::{score_item, ItemRecord, Metric, PerMetric, ScoreConfig, TopRow};
 pub use summary::{round4, Summary};

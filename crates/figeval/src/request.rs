@@ -6,12 +6,15 @@ use crate::report::CacheMode;
 /// The smallest `top_k` accepted.
 pub const MIN_TOP_K: u32 = 5;
 
+/// Why `top_k` may not be below [`MIN_TOP_K`].
+pub const TOP_K_REASON: &str =
+    "page_hit_at_5 reads rank 5, and a smaller window would silently make it a copy of page_hit_at_3";
+
 /// `Err` with the reason when `top_k` is below [`MIN_TOP_K`].
 pub fn check_top_k(top_k: u32) -> Result<(), String> {
     if top_k < MIN_TOP_K {
         Err(format!(
-            "top_k must be at least {MIN_TOP_K}, not {top_k}: page_hit_at_5 reads rank 5, and a \
-             smaller window would silently make it a copy of page_hit_at_3"
+            "top_k must be at least {MIN_TOP_K}, not {top_k}: {TOP_K_REASON}"
         ))
     } else {
         Ok(())

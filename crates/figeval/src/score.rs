@@ -322,10 +322,7 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
 
 /// The first [`SUMMARY_CHARS`] characters of a summary (characters, not bytes).
 fn summary_start(s: &str) -> &str {
-    match s.char_indices().nth(SUMMARY_CHARS) {
-        Some((cut, _)) => &s[..cut],
-        None => s,
-    }
+    describe::first_chars(s, SUMMARY_CHARS)
 }
 
 /// The start of a question as messages quote it.

@@ -1,0 +1,364 @@
+//! The rules of a live run (SPEC §2), without the I/O: the limits and defaults of its settings,
+//! which failures are retried and how long to wait first, how an answer is judged, and how
+//! much of a failing body a message quotes. The command line and the page both call these, so
+//! they agree by construction.
+//!
+//! The choices, where the contract leaves them open:
+//!
+//! - **Retried**: 429, 502, 503 and 504, and a connection that failed or dropped before an
+//!   answer. Not a timeout (the deployment may still be working on it, and asking again doubles
+//!   its load), not any other status, and not an answer that cannot be scored.
+//! - **Backoff**: 0.5 s before the first retry, doubling, at most 8 s: long enough for a
+//!   deployment that is warming up or rate limiting, short enough that two retries (the
+//!   default) cost 1.5 s. A `Retry-After` of N seconds is honoured, up to 30 s, so a
+//!   deployment that knows when it will be back is believed, and a wrong header cannot stall a
+//!   run for an hour. Only the delay-seconds form is read (the date form needs a clock).
+//! - **Quotes**: the first 500 characters of a failing body (SPEC §2).
+//! - **Limits**: concurrency 1–64 (16 already saturates the reference deployment on two cores,
+//!   and a typo such as 400 must not flood somebody's GPU), retries 0–10 (ten retries at the
+//!   8 s cap is over a minute for one question), timeout above 0 and at most 3600 s; `top_k`
+//!   at least [`MIN_TOP_K`].
+//! - **Defaults**: concurrency 4, 2 retries, timeout 120 s, `top_k` 5, cache mode `bypass`,
+//!   base URL `http://127.0.0.1:58012/api` (SPEC §2).
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use crate::capture::MAX_LINE_BYTES;
+use crate::describe;
+use crate::request::MIN_TOP_K;
+use crate::response::{Match, Response, ResponseProblem};
+
+/// The deployment asked when none is given.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:58012/api";
+/// Matches asked for when `top_k` is not given.
+pub const DEFAULT_TOP_K: u32 = MIN_TOP_K;
+/// Seconds to wait for one search when no timeout is given.
+pub const DEFAULT_TIMEOUT_S: u32 = 120;
+/// The longest timeout accepted, in seconds.
+pub const MAX_TIMEOUT_S: u32 = 3600;
+/// Searches in flight at once when not given: enough to make a 30-question eval quick, gentle
+/// enough for a deployment whose embedder or reranker shares one GPU.
+pub const DEFAULT_CONCURRENCY: u32 = 4;
+/// The searches in flight at once that may be asked for.
+pub const CONCURRENCY: RangeInclusive<u32> = 1..=64;
+/// Retries of one search when not given.
+pub const DEFAULT_RETRIES: u32 = 2;
+/// The retries of one search that may be asked for.
+pub const RETRIES: RangeInclusive<u32> = 0..=10;
+/// How many characters of a failing body a message quotes.
+pub const BODY_QUOTE_CHARS: usize = 500;
+/// The largest response body read; a larger one is a failure, not a silent truncation.
+pub const MAX_BODY_BYTES: usize = MAX_LINE_BYTES;
+
+/// The wait before the first retry, in milliseconds, doubling after that.
+const FIRST_BACKOFF_MS: u32 = 500;
+/// The longest wait of the doubling backoff, in milliseconds.
+const MAX_BACKOFF_MS: u32 = 8_000;
+/// The longest `Retry-After` honoured, in seconds.
+const MAX_RETRY_AFTER_S: u32 = 30;
+
+/// The whole number `text` says, when it is in `range`; else the rule (`what` names the
+/// setting). The command line's flags and the page's form both read their numbers with it.
+pub fn check_in(what: &str, text: &str, range: &RangeInclusive<u32>) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{what} must be a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// `seconds` when it is a timeout of one search (above 0, at most [`MAX_TIMEOUT_S`]), or why
+/// it is not one.
+pub fn check_timeout(seconds: f64) -> Result<f64, String> {
+    // The rule is worded without the value: a float's shortest form would bring its
+    // formatting code into the page's bundle.
+    if seconds.is_finite() && seconds > 0.0 && seconds <= f64::from(MAX_TIMEOUT_S) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}"
+        ))
+    }
+}
+
+/// The deployment's API base as searches use it (trimmed, no trailing `/`), or why `text` is
+/// not an http:// or https:// address.
+pub fn check_base_url(text: &str) -> Result<String, String> {
+    let base = text.trim();
+    let base = base.strip_suffix('/').unwrap_or(base);
+    let host = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"));
+    if host.is_none_or(|h| h.is_empty() || h.starts_with('/')) {
+        return Err(format!(
+            "the base URL must be an http:// or https:// address such as {DEFAULT_BASE_URL}"
+        ));
+    }
+    Ok(base.to_string())
+}
+
+/// Whether an answer with this status may be retried: rate limiting and gateway trouble.
+pub fn retryable_status(status: u16) -> bool {
+    matches!(status, 429 | 502 | 503 | 504)
+}
+
+/// How a search failed to get an answer at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// No connection: refused, unknown host, or (in a browser, which cannot tell) blocked.
+    Connect,
+    /// The connection dropped before a whole answer came (reset, closed, cut short).
+    Dropped,
+    /// No answer within the timeout.
+    Timeout,
+    /// Anything else (a bad address, TLS, a broken protocol).
+    Other,
+}
+
+impl Transport {
+    /// Whether a retry may help: a connection that failed or dropped, not a timeout.
+    pub fn retryable(self) -> bool {
+        matches!(self, Transport::Connect | Transport::Dropped)
+    }
+}
+
+/// The wait in milliseconds before retry number `retry` (1 for the first), given the answer's
+/// `Retry-After` header if it had one. At most 30 s, so it fits any timer.
+pub fn retry_delay_ms(retry: u32, retry_after: Option<&str>) -> u32 {
+    let doubling = FIRST_BACKOFF_MS.saturating_mul(1 << retry.saturating_sub(1).min(16));
+    let backoff = doubling.min(MAX_BACKOFF_MS);
+    match retry_after.and_then(|v| v.trim().parse::<u32>().ok()) {
+        Some(s) => (s.min(MAX_RETRY_AFTER_S) * 1000).max(backoff),
+        None => backoff,
+    }
+}
+
+/// Why an answer that arrived cannot be scored (SPEC §2: a failure, never a miss).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnswerFailure {
+    /// A status outside 2xx.
+    Status {
+        /// The status code.
+        status: u16,
+        /// The status text, possibly empty.
+        status_text: String,
+        /// The start of the body, quoted.
+        body_start: String,
+    },
+    /// A body over [`MAX_BODY_BYTES`].
+    TooLarge,
+    /// A body that is not JSON.
+    NotJson {
+        /// Where and what, from the parser.
+        error: String,
+        /// The start of the body, quoted.
+        body_start: String,
+    },
+    /// JSON, but not a response that can be scored.
+    Problem(ResponseProblem),
+}
+
+impl AnswerFailure {
+    /// Whether a retry may help (a 429, 502, 503 or 504).
+    pub fn retryable(&self) -> bool {
+        matches!(self, AnswerFailure::Status { status, .. } if retryable_status(*status))
+    }
+}
+
+impl fmt::Display for AnswerFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerFailure::Status {
+                status,
+                status_text,
+                body_start,
+            } => {
+                write!(f, "the deployment answered HTTP {status}")?;
+                if !status_text.is_empty() {
+                    write!(f, " {status_text}")?;
+                }
+                write!(f, "; its body starts: {body_start}")
+            }
+            AnswerFailure::TooLarge => {
+                write!(f, "the response body is over {MAX_BODY_BYTES} bytes")
+            }
+            AnswerFailure::NotJson { error, body_start } => {
+                write!(
+                    f,
+                    "the response is not JSON ({error}); its body starts: {body_start}"
+                )
+            }
+            AnswerFailure::Problem(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+/// The start of a failing body as messages quote it: its first [`BODY_QUOTE_CHARS`]
+/// characters as a string literal (so markup and control characters stay visible as text).
+pub fn quote_body(text: &str) -> String {
+    if text.is_empty() {
+        return "(empty)".to_string();
+    }
+    let start = describe::first_chars(text, BODY_QUOTE_CHARS);
+    let cut = if start.len() < text.len() { "…" } else { "" };
+    format!("{start:?}{cut}")
+}
+
+/// Judges an answer: its status, then its body (JSON with a `matches` array of objects).
+pub fn judge(status: u16, status_text: &str, body: &str) -> Result<Vec<Match>, AnswerFailure> {
+    if !(200..300).contains(&status) {
+        return Err(AnswerFailure::Status {
+            status,
+            status_text: status_text.to_string(),
+            body_start: quote_body(body),
+        });
+    }
+    if body.len() > MAX_BODY_BYTES {
+        return Err(AnswerFailure::TooLarge);
+    }
+    let response = Response::parse(body).map_err(|e| AnswerFailure::NotJson {
+        error: e.to_string(),
+        body_start: quote_body(body),
+    })?;
+    response.matches.map_err(AnswerFailure::Problem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rate_limits_gateway_errors_and_lost_connections_are_retried() {
+        for s in [429, 502, 503, 504] {
+            assert!(retryable_status(s), "{s}");
+            assert!(judge(s, "", "").unwrap_err().retryable(), "{s}");
+        }
+        for s in [400, 404, 422, 500, 501, 505] {
+            assert!(!judge(s, "", "").unwrap_err().retryable(), "{s}");
+        }
+        assert!(Transport::Connect.retryable());
+        assert!(Transport::Dropped.retryable());
+        assert!(!Transport::Timeout.retryable(), "a timeout is not retried");
+        assert!(!Transport::Other.retryable());
+        assert!(!judge(200, "", "<html>").unwrap_err().retryable());
+    }
+
+    #[test]
+    fn the_backoff_doubles_from_half_a_second_up_to_eight() {
+        let ms = |r| retry_delay_ms(r, None);
+        assert_eq!(
+            [ms(1), ms(2), ms(3), ms(4), ms(5), ms(6)],
+            [500, 1000, 2000, 4000, 8000, 8000]
+        );
+        assert_eq!(ms(u32::MAX), 8000, "no overflow however many retries");
+    }
+
+    #[test]
+    fn retry_after_is_honoured_up_to_thirty_seconds_and_never_shortens_the_backoff() {
+        assert_eq!(retry_delay_ms(1, Some("2")), 2_000);
+        assert_eq!(retry_delay_ms(1, Some(" 3600 ")), 30_000);
+        assert_eq!(
+            retry_delay_ms(1, Some("99999999999")),
+            500,
+            "not a number of seconds we read"
+        );
+        assert_eq!(retry_delay_ms(4, Some("0")), 4_000);
+        assert_eq!(
+            retry_delay_ms(1, Some("Wed, 21 Oct 2026 07:28:00 GMT")),
+            500,
+            "the date form is not read"
+        );
+    }
+
+    #[test]
+    fn a_failing_body_is_quoted_to_500_characters_as_text() {
+        let long = format!("<b>{}", "é".repeat(900));
+        let Err(AnswerFailure::Status { body_start, .. }) =
+            judge(500, "Internal Server Error", &long)
+        else {
+            panic!("a 500 is a failure");
+        };
+        assert!(body_start.starts_with("\"<b>ééé"), "{body_start}");
+        assert!(body_start.ends_with("\"…"));
+        assert_eq!(body_start.chars().filter(|&c| c == 'é').count(), 497);
+        assert_eq!(quote_body(""), "(empty)");
+        assert_eq!(quote_body("a\nb"), "\"a\\nb\"");
+        let msg = judge(500, "Internal Server Error", "{}")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            msg,
+            "the deployment answered HTTP 500 Internal Server Error; its body starts: \"{}\""
+        );
+    }
+
+    #[test]
+    fn an_answer_is_judged_status_then_json_then_matches() {
+        let f = judge(200, "OK", "<html>oops</html>").unwrap_err();
+        assert!(
+            f.to_string().starts_with("the response is not JSON ("),
+            "{f}"
+        );
+        assert!(
+            f.to_string()
+                .ends_with("its body starts: \"<html>oops</html>\""),
+            "{f}"
+        );
+        let f = judge(200, "OK", r#"{"detail":"nope","query":"Q"}"#).unwrap_err();
+        assert!(
+            f.to_string()
+                .contains("no `matches` array (its keys: detail, query)"),
+            "{f}"
+        );
+        let f = judge(200, "OK", r#"{"matches":[{}, 3]}"#).unwrap_err();
+        assert!(f.to_string().contains("rank 2"), "{f}");
+        let m = judge(204, "", r#"{"matches":[{"chunk_id":7}]}"#).unwrap();
+        assert_eq!(m[0].chunk_id, "7");
+    }
+
+    #[test]
+    fn settings_outside_their_limits_are_refused_with_the_rule() {
+        assert_eq!(check_in("concurrency", " 64 ", &CONCURRENCY), Ok(64));
+        assert_eq!(
+            check_in("concurrency", "65", &CONCURRENCY).unwrap_err(),
+            "concurrency must be a whole number from 1 to 64"
+        );
+        for bad in ["0", "-1", "2.5", "", "four", "99999999999"] {
+            assert!(
+                check_in("concurrency", bad, &CONCURRENCY).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(check_in("retries", "0", &RETRIES), Ok(0));
+        assert_eq!(check_timeout(0.25), Ok(0.25));
+        for bad in [0.0, -1.0, 3600.5, f64::NAN, f64::INFINITY] {
+            assert!(check_timeout(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            check_base_url(" http://h:1/api/ "),
+            Ok("http://h:1/api".into())
+        );
+        for bad in ["ftp://x", "http://", "http:///api", "127.0.0.1:58012/api"] {
+            assert!(check_base_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_inside_the_limits() {
+        assert!(CONCURRENCY.contains(&DEFAULT_CONCURRENCY));
+        assert!(RETRIES.contains(&DEFAULT_RETRIES));
+        assert!(check_timeout(f64::from(DEFAULT_TIMEOUT_S)).is_ok());
+        assert!(crate::request::check_top_k(DEFAULT_TOP_K).is_ok());
+        assert_eq!(
+            check_base_url(DEFAULT_BASE_URL).as_deref(),
+            Ok(DEFAULT_BASE_URL)
+        );
+    }
+}
