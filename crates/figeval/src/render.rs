@@ -309,11 +309,7 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
 
 /// The start of a question for a listing: at most 70 characters, `…` when cut.
 fn question_start(q: &str) -> String {
-    let mut start: String = q.chars().take(70).collect();
-    if start.len() < q.len() {
-        start.push('…');
-    }
-    start
+    crate::describe::start(q, 70)
 }
 
 /// The verdict counts as `ok 30, moved 2, ...`.
