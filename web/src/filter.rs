@@ -181,6 +181,7 @@ mod tests {
             .collect();
         score_capture(&d, &text, false, 3, "t", &RunFacts::default())
             .unwrap()
+            .0
             .per_item
     }
 

@@ -2,11 +2,24 @@
 //! offline capture go through the same [`figeval::CaptureReader`] the command line uses, so the
 //! numbers in the browser are the command line's numbers.
 
+use figeval::snippet::Snippet;
 use figeval::{
     CaptureErrors, CaptureReader, Dataset, Pairing, Report, ReportHeader, RunInfo, ScoreConfig,
 };
 
 use crate::settings::RunConfig;
+use crate::shared::Shared;
+
+/// What each record's top matches said (`figeval::snippet`), in the report's `per_item` order:
+/// kept while the responses are read, so the ranked window can show it.
+pub type Said = Shared<Vec<Vec<Snippet>>>;
+
+/// A pairing that keeps what the matches said.
+fn pairing(dataset: &Dataset, config: ScoreConfig) -> Pairing<'_> {
+    let mut p = Pairing::new(dataset, config);
+    p.keep_snippets();
+    p
+}
 
 /// When and how long a run went, filled in by the shell (the scoring core has no clock).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -38,19 +51,23 @@ pub fn score_capture(
     max_precise_span_pages: u32,
     source: &str,
     facts: &RunFacts,
-) -> Result<Report, String> {
+) -> Result<(Report, Said), String> {
     let config = ScoreConfig {
         max_precise_span_pages,
     };
-    let read = CaptureReader::read_str(Pairing::new(dataset, config), text);
-    let scored = read
+    let read = CaptureReader::read_str(pairing(dataset, config), text);
+    let mut scored = read
         .pairing
         .finish(allow_missing)
         .map_err(|e| match read.cut_off {
             Some(cut) => format!("{e}\n(note: {cut})"),
             None => e.to_string(),
         })?;
-    Ok(scored.into_report(&dataset.corpus_id, config, run_info(source, facts)))
+    let said = Shared::new(std::mem::take(&mut scored.snippets));
+    Ok((
+        scored.into_report(&dataset.corpus_id, config, run_info(source, facts)),
+        said,
+    ))
 }
 
 /// Scores the envelopes of a live run (one per item, in dataset order).
@@ -59,8 +76,8 @@ pub fn score_live<'a>(
     lines: impl IntoIterator<Item = &'a str>,
     config: &RunConfig,
     facts: &RunFacts,
-) -> Result<Report, CaptureErrors> {
-    let mut reader = CaptureReader::new(Pairing::new(
+) -> Result<(Report, Said), CaptureErrors> {
+    let mut reader = CaptureReader::new(pairing(
         dataset,
         ScoreConfig {
             max_precise_span_pages: config.max_precise_span_pages,
@@ -77,11 +94,14 @@ pub fn score_live<'a>(
         cache_mode: Some(config.cache_mode),
         max_precise_span_pages: config.max_precise_span_pages,
     };
-    Ok(Report::build(
-        header,
-        scored.records,
-        scored.unscored,
-        run_info("live", facts),
+    Ok((
+        Report::build(
+            header,
+            scored.records,
+            scored.unscored,
+            run_info("live", facts),
+        ),
+        Shared::new(scored.snippets),
     ))
 }
 
@@ -139,8 +159,13 @@ pub(crate) mod tests {
         .map(|b| b.to_string())
         .collect::<Vec<_>>()
         .join("\n");
-        let r = score_capture(&d, &text, false, 3, "pasted", &RunFacts::default()).unwrap();
+        let (r, said) = score_capture(&d, &text, false, 3, "pasted", &RunFacts::default()).unwrap();
         assert_eq!(r.summary.n, 3);
+        // What the matches said is kept per record, rank by rank.
+        assert_eq!(said.len(), 3);
+        assert_eq!(said[1].len(), 4);
+        assert_eq!(said[1][3].rank, 4);
+        assert_eq!(said[1][3].content, Some(("…".into(), false)));
         assert_eq!(r.summary.hits(Metric::PageHitAt3), 2);
         assert_eq!(r.summary.hits(Metric::PageHitAt5), 3);
         assert_eq!(r.base_url, None);
@@ -153,8 +178,9 @@ pub(crate) mod tests {
         let text = body("Where is the chart?", &[(4, 4)]).to_string();
         let err = score_capture(&d, &text, false, 3, "x", &RunFacts::default()).unwrap_err();
         assert!(err.to_string().contains("2 item(s) with no response"));
-        let r = score_capture(&d, &text, true, 3, "x", &RunFacts::default()).unwrap();
+        let (r, said) = score_capture(&d, &text, true, 3, "x", &RunFacts::default()).unwrap();
         assert_eq!(r.summary.n, 1);
+        assert_eq!(said.len(), 1, "the snippets line up with per_item");
         assert_eq!(r.unscored.len(), 2);
     }
 
@@ -173,14 +199,14 @@ pub(crate) mod tests {
                 )
             })
             .collect();
-        let live = score_live(
+        let (live, live_said) = score_live(
             &d,
             lines.iter().map(String::as_str),
             &config,
             &RunFacts::default(),
         )
         .unwrap();
-        let offline = score_capture(
+        let (offline, offline_said) = score_capture(
             &d,
             &lines.join("\n"),
             false,
@@ -192,6 +218,8 @@ pub(crate) mod tests {
         assert_eq!(live.summary, offline.summary);
         assert_eq!(live.by_group, offline.by_group);
         assert_eq!(live.per_item, offline.per_item);
+        assert_eq!(*live_said, *offline_said);
+        assert_eq!(live_said.len(), 3);
         // The capture recorded the search parameters, so offline scoring knows them too.
         assert_eq!(offline.base_url.as_deref(), Some(config.base_url.as_str()));
         assert_eq!(offline.top_k, Some(5));

@@ -10,7 +10,7 @@ use figeval::{Dataset, Report, ReportError};
 use yew::Reducible;
 
 use crate::datasets;
-use crate::scoring::{self, RunFacts};
+use crate::scoring::{self, RunFacts, Said};
 use crate::settings::{RunConfig, Settings};
 use crate::shared::Shared;
 
@@ -160,6 +160,8 @@ pub struct OpenReport {
     pub name: Rc<str>,
     /// The report.
     pub report: Shared<Report>,
+    /// What its matches said, when it was scored here from responses (a live run, a capture).
+    pub said: Option<Said>,
 }
 
 impl OpenReport {
@@ -167,6 +169,14 @@ impl OpenReport {
         OpenReport {
             name: name.into(),
             report: Shared::new(report),
+            said: None,
+        }
+    }
+
+    fn scored(name: &str, (report, said): (Report, Said)) -> OpenReport {
+        OpenReport {
+            said: Some(said),
+            ..OpenReport::new(name, report)
         }
     }
 }
@@ -455,10 +465,10 @@ impl AppState {
             &config,
             &facts,
         ) {
-            Ok(report) => {
+            Ok(scored) => {
                 self.run.status = RunStatus::Finished;
                 self.banner = None;
-                self.show_report(OpenReport::new("live run", report), Some(lines));
+                self.show_report(OpenReport::scored("live run", scored), Some(lines));
             }
             Err(e) => {
                 self.run.status = RunStatus::Failed;
@@ -522,9 +532,9 @@ impl AppState {
                     &source,
                     &facts,
                 ) {
-                    Ok(report) => {
+                    Ok(scored) => {
                         self.banner = None;
-                        self.show_report(OpenReport::new(&source, report), None);
+                        self.show_report(OpenReport::scored(&source, scored), None);
                     }
                     Err(e) => self.banner("The responses cannot be scored", e.to_string()),
                 }

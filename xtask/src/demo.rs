@@ -1,7 +1,8 @@
 //! `cargo xtask demo`: the main job on a local default. `figeval ground` (does every item's
 //! page carry its caption in the manual?), `refsearch` over the Octave manual, the Octave eval
 //! with figures off and on, both summaries, the comparison, and the browser
-//! app serving the figures-on report.
+//! app serving the figures-on report, with the manual served beside it: the printed link opens
+//! the report and offers to load the manual (`&pdf=<url>`), which draws the cited pages.
 //!
 //! Flags (for a second demo beside the first, or a test): `--listen ADDR` where the figures-on
 //! `refsearch` listens (default `127.0.0.1:58012`; `127.0.0.1:0` picks a free port),
@@ -21,6 +22,8 @@ use crate::setup::{self, OCTAVE_PDF};
 use crate::sh::{self, cmd, exec, Guard};
 
 const DATASET: &str = "data/eval_datasets/octave-manual-figures.json";
+/// Where the demo's server serves the manual, beside the app.
+const MANUAL_PATH: &str = "/octave.pdf";
 const NOTES: &str = "data/corpora/octave-manual/figure-notes.json";
 
 /// What the demo was asked to do.
@@ -159,6 +162,18 @@ fn read_report(path: &Path) -> Result<Report, String> {
     Report::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The link the demo prints: the app on `port` with the report of a share `fragment`
+/// (`report=…`, none when empty) and the manual it serves offered as `pdf=<url>`, which the
+/// page fetches only when the user says yes.
+fn app_link(port: u16, fragment: &str) -> String {
+    let manual = format!("http://127.0.0.1:{port}{MANUAL_PATH}");
+    if fragment.is_empty() {
+        format!("http://127.0.0.1:{port}/#pdf={manual}")
+    } else {
+        format!("http://127.0.0.1:{port}/#{fragment}&pdf={manual}")
+    }
+}
+
 /// Runs the demo (flags: see the module's documentation).
 pub fn run(args: &[String]) -> Result<(), String> {
     let o = Options::parse(args)?;
@@ -199,17 +214,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
     let listener = serve::bind(o.web_port)?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    let url = match share::fragment(&after) {
-        Ok(fragment) => format!("http://127.0.0.1:{port}/#{fragment}"),
-        Err(e) => {
-            eprintln!("{e}");
-            format!("http://127.0.0.1:{port}/")
-        }
-    };
-    println!("\nThe browser app, with the figures-on report open:\n\n  {url}\n");
+    let fragment = share::fragment(&after).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        String::new()
+    });
+    let url = app_link(port, &fragment);
+    println!("\nThe browser app, with the figures-on report open and the manual ready to load");
+    println!("(click \"Load it\" to see the cited pages):\n\n  {url}\n");
     println!("refsearch (figures on) keeps serving at {on_url} for live runs from the page.");
     println!("Press Ctrl-C to stop.");
-    serve::serve(listener, sh::root().join("dist"));
+    let site = serve::Site {
+        dir: sh::root().join("dist"),
+        files: vec![(MANUAL_PATH.into(), OCTAVE_PDF.into())],
+    };
+    serve::serve(listener, site);
     drop(server);
     Ok(())
 }
@@ -252,6 +270,40 @@ mod tests {
         assert_eq!((o.listen.as_str(), o.web_port), ("127.0.0.1:0", 0));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
         assert_eq!(o.bin("figeval"), PathBuf::from("/b/figeval"));
+    }
+
+    #[test]
+    fn the_link_opens_the_report_and_offers_the_manual_served_beside_the_app() {
+        let text = std::fs::read_to_string(sh::root().join(DATASET)).unwrap();
+        let dataset = figeval::Dataset::parse(&text).unwrap();
+        let item = &dataset.items[0];
+        let page = item.expected_pages[0].get();
+        let body = serde_json::json!({"query": item.question, "matches": [
+            {"chunk_id": "c1", "provenance": {"page_start": page, "page_end": page}}]});
+        let config = figeval::ScoreConfig::default();
+        let read = figeval::CaptureReader::read_str(
+            figeval::Pairing::new(&dataset, config),
+            &body.to_string(),
+        );
+        let report = read.pairing.finish(true).unwrap().into_report(
+            &dataset.corpus_id,
+            config,
+            figeval::RunInfo::default(),
+        );
+        let fragment = share::fragment(&report).unwrap();
+        let link = app_link(8081, &fragment);
+        let (page, params) = link.split_once('#').unwrap();
+        assert_eq!(page, "http://127.0.0.1:8081/");
+        let (report_param, pdf) = params.split_once('&').unwrap();
+        assert_eq!(report_param, fragment);
+        assert_eq!(pdf, "pdf=http://127.0.0.1:8081/octave.pdf");
+        // The page reads the report from the whole fragment, the pdf= after it.
+        let shared = share::decode_link(params).unwrap();
+        assert!(matches!(shared, share::Link::Report(r) if *r == report));
+        assert_eq!(
+            app_link(9, ""),
+            "http://127.0.0.1:9/#pdf=http://127.0.0.1:9/octave.pdf"
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ use crate::describe;
 use crate::report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
 use crate::response::{Body, BodySeed, RequestFields, Response, ResponseProblem};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
+use crate::snippet::{self, Snippet};
 use crate::trec::{self, RankedPage, SpanTooWide};
 
 /// How many line-level errors are kept; past that they are counted, not stored.
@@ -218,6 +219,9 @@ pub struct Scored {
     pub unscored: Vec<String>,
     /// The search parameters, when every response recorded the same ones.
     pub request: RequestInfo,
+    /// What each record's top matches said, one list per record (in the same order), when
+    /// the pairing kept them ([`Pairing::keep_snippets`]); empty otherwise.
+    pub snippets: Vec<Vec<Snippet>>,
 }
 
 impl Scored {
@@ -526,6 +530,8 @@ pub struct Pairing<'d> {
     request: Option<Option<RequestFields>>,
     /// Each item's page run ([`trec::page_run`]), kept only for `figeval export`.
     page_runs: Option<Vec<Option<PageRun>>>,
+    /// Each item's snippets ([`snippet::of_matches`]), kept only for the browser's window.
+    snippets: Option<Vec<Option<Vec<Snippet>>>>,
 }
 
 /// An item's page run, or why its matches cannot be listed page by page.
@@ -586,7 +592,14 @@ impl<'d> Pairing<'d> {
             responses: 0,
             request: None,
             page_runs: None,
+            snippets: None,
         }
+    }
+
+    /// Keeps what each answered item's top matches said ([`crate::snippet`]) as well as its
+    /// record; [`Scored::snippets`] holds them.
+    pub fn keep_snippets(&mut self) {
+        self.snippets = Some(vec![None; self.dataset.items.len()]);
     }
 
     /// Keeps each answered item's page run as well as its record (see [`crate::trec`]).
@@ -685,10 +698,16 @@ impl<'d> Pairing<'d> {
         // a second array of records would add its size (17 MB at 100,000 items) to the peak.
         #[allow(clippy::filter_map_identity)]
         let records = self.records.into_iter().filter_map(|r| r).collect();
+        // Kept exactly for the items that have a record, so the two lists line up.
+        #[allow(clippy::filter_map_identity)]
+        let snippets = self
+            .snippets
+            .map_or_else(Vec::new, |s| s.into_iter().filter_map(|s| s).collect());
         Ok(Scored {
             records,
             unscored: missing,
             request,
+            snippets,
         })
     }
 
@@ -760,6 +779,9 @@ impl<'d> Pairing<'d> {
             Ok(matches) => {
                 if let Some(runs) = &mut self.page_runs {
                     runs[i] = Some(trec::page_run(&matches));
+                }
+                if let Some(snippets) = &mut self.snippets {
+                    snippets[i] = Some(snippet::of_matches(&matches));
                 }
                 self.records[i] = Some(score_item(&self.dataset.items[i], &matches, self.config))
             }
@@ -1100,6 +1122,30 @@ mod tests {
         }
         let e = r.end().pairing.finish(true).unwrap_err().to_string();
         assert!(e.contains("line 1 is over 67108864 bytes"), "{e}");
+    }
+
+    #[test]
+    fn kept_snippets_line_up_with_the_records_and_are_empty_unless_asked() {
+        let (a, b) = ("Which figure shows A?", "Which figure shows B?");
+        let text = format!("{}\n", envelope(b, 2));
+        let d = dataset();
+        let mut pairing = Pairing::new(&d, ScoreConfig::default());
+        pairing.keep_snippets();
+        let scored = CaptureReader::read_str(pairing, &text)
+            .pairing
+            .finish(true)
+            .unwrap();
+        assert_eq!(scored.records.len(), 1);
+        assert_eq!(scored.records[0].question, b);
+        assert_eq!(scored.unscored, vec![a.to_string()]);
+        assert_eq!(
+            scored.snippets.len(),
+            1,
+            "one list per record, none for the unscored"
+        );
+        assert_eq!(scored.snippets[0].len(), 1);
+        assert_eq!(scored.snippets[0][0].content, Some(("…".into(), false)));
+        assert!(score(&text, true).unwrap().snippets.is_empty());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Reading a search response and its matches (contract §2 and §3).
 //!
 //! A response is read in one pass straight from its text into the few facts scoring needs:
-//! each match's chunk id, cited pages, kind and figure summary. Match content is skipped
-//! without being copied, so scoring a capture costs little more than parsing it.
+//! each match's chunk id, cited pages, kind and figure summary, and the start of its content
+//! (the first [`SNIPPET_CHARS`] characters, for [`crate::snippet`]). The rest of the content
+//! is never copied, so scoring a capture costs little more than parsing it.
 //!
 //! Reading a match is lenient — a page that is absent, null, a float, a string or out of range
 //! means "cites no page", never an error — because deployments differ in what they attach.
@@ -15,6 +16,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 
 use crate::dataset::Page;
+use crate::describe;
+use crate::snippet::SNIPPET_CHARS;
 
 /// The pages a match cites: `start..=end`, both valid pages, `start <= end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +64,9 @@ pub struct Match {
     pub chunk_kind: Option<String>,
     /// `metadata.figure.summary` when it is a string.
     pub figure_summary: Option<String>,
+    /// The first [`SNIPPET_CHARS`] characters of `content` when it is a string (as sent), and
+    /// whether it was cut there.
+    pub content: Option<(String, bool)>,
 }
 
 impl Match {
@@ -257,6 +263,28 @@ impl<'de> Deserialize<'de> for LenientString {
     }
 }
 
+/// `content`: its first [`SNIPPET_CHARS`] characters when a string; the rest is not copied
+/// (nor looked at beyond them).
+struct ContentStart(Option<(String, bool)>);
+
+impl<'de> Deserialize<'de> for ContentStart {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ContentStart;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fallbacks!(|_| ContentStart(None); bool, i64, u64, f64, unit, seq, map);
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ContentStart, E> {
+                let head = describe::first_chars(s, SNIPPET_CHARS);
+                Ok(ContentStart(Some((head.to_string(), head.len() < s.len()))))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// `chunk_id`: a string, an integer as its digits, anything else `""`.
 struct ChunkId(String);
 
@@ -439,6 +467,7 @@ impl<'de> Deserialize<'de> for MatchSlot {
                 while let Some(Key(k)) = map.next_key()? {
                     match k.as_str() {
                         "chunk_id" => m.chunk_id = map.next_value::<ChunkId>()?.0,
+                        "content" => m.content = map.next_value::<ContentStart>()?.0,
                         "provenance" => m.pages = map.next_value::<Provenance>()?.0,
                         "metadata" => {
                             let meta = map.next_value::<Metadata>()?;
@@ -798,6 +827,32 @@ mod tests {
         assert!(s.covers(Page::new(10).unwrap()) && s.covers(Page::new(21).unwrap()));
         assert!(!s.covers(Page::new(22).unwrap()) && !s.covers(Page::new(9).unwrap()));
         assert_eq!(m.pages, span(10, 21));
+    }
+
+    #[test]
+    fn only_the_start_of_a_content_string_is_kept() {
+        let long = format!("{}\n{}", "é".repeat(SNIPPET_CHARS - 1), "b".repeat(5000));
+        let (text, cut) = read(json!({"content": long})).content.unwrap();
+        assert!(cut);
+        assert_eq!(
+            text,
+            format!("{}\n", "é".repeat(SNIPPET_CHARS - 1)),
+            "characters, as sent"
+        );
+        assert_eq!(
+            read(json!({"content": "short"})).content,
+            Some(("short".into(), false))
+        );
+        let escaped = Response::parse(r#"{"matches": [{"content": "x\u00e9\n \"y\""}]}"#).unwrap();
+        assert_eq!(
+            escaped.matches.unwrap()[0].content,
+            Some(("xé\n \"y\"".into(), false)),
+            "escapes read as their characters"
+        );
+        for other in [json!(3), json!(null), json!(["a"]), json!({"text": "a"})] {
+            assert_eq!(read(json!({"content": other})).content, None, "{other}");
+        }
+        assert_eq!(read(json!({})).content, None);
     }
 
     #[test]

@@ -357,7 +357,7 @@ mod tests {
                 Page::new(end.into()).unwrap(),
             ),
             chunk_kind: Some("text".into()),
-            figure_summary: None,
+            ..Match::default()
         }
     }
 

@@ -28,6 +28,7 @@ fn a_match() -> impl Strategy<Value = Match> {
                 .and_then(|(s, w)| PageSpan::new(Page::new(s.into())?, Page::new((s + w).into())?)),
             chunk_kind: kind,
             figure_summary: summary,
+            content: None,
         })
 }
 

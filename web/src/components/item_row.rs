@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::components::ranked_window::RankedWindow;
 use crate::format;
+use crate::scoring::Said;
 use crate::shared::Shared;
 
 /// The short label of a metric's pip.
@@ -22,8 +23,10 @@ fn pip_label(m: Metric) -> &'static str {
 }
 
 /// The row of `report.per_item[index]`, keyed by its question; `toggle` opens or closes it.
+/// `said` is what the report's matches said, when the page read the responses.
 pub fn item_row(
     report: &Shared<Report>,
+    said: &Option<Said>,
     index: usize,
     open: bool,
     toggle: Callback<MouseEvent>,
@@ -64,7 +67,7 @@ pub fn item_row(
                 <span class="chevron" aria-hidden="true">{ if open { "▾" } else { "▸" } }</span>
             </button>
             if open {
-                <RankedWindow report={report.clone()} index={index} />
+                <RankedWindow report={report.clone()} said={said.clone()} index={index} />
             }
         </li>
     }

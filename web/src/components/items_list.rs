@@ -13,6 +13,7 @@ use yew::prelude::*;
 use crate::components::item_row::item_row;
 use crate::filter::{Filter, ListPage, Outcome, PAGE_SIZE};
 use crate::format;
+use crate::scoring::Said;
 use crate::shared::Shared;
 
 /// Props of [`ItemsList`].
@@ -20,6 +21,8 @@ use crate::shared::Shared;
 pub struct ItemsListProps {
     /// The report.
     pub report: Shared<Report>,
+    /// What its matches said, when the responses were read in this page.
+    pub said: Option<Said>,
 }
 
 /// Filters and the filtered rows.
@@ -141,7 +144,7 @@ pub fn items_list(props: &ItemsListProps) -> Html {
                             open.set(Rc::new(set));
                         })
                     };
-                    item_row(r, i, open.contains(question), toggle)
+                    item_row(r, &props.said, i, open.contains(question), toggle)
                 }) }
             </ol>
             if at.pages > 1 { { pager(true) } }

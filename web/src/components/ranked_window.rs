@@ -1,11 +1,14 @@
-//! An item's ranked window: the top-5 matches as the report recorded them, and the figure
-//! summaries of the top 3.
+//! An item's ranked window: the top-5 matches as the report recorded them, the figure
+//! summaries of the top 3, and — when the responses were read in this page (a live run, a
+//! scored capture) — what each match said (`match-snippet`).
 
+use figeval::snippet::Snippet;
 use figeval::{Report, ScoreConfig};
 use yew::prelude::*;
 
 use crate::components::table_scroll::table_scroll;
 use crate::format::{self, Chip};
+use crate::scoring::Said;
 use crate::shared::Shared;
 
 /// Chips shown per match before a wide span is abbreviated.
@@ -18,6 +21,8 @@ const SPAN_BAR_FULL: u32 = 20;
 pub struct RankedWindowProps {
     /// The report.
     pub report: Shared<Report>,
+    /// What the report's matches said, when the page read the responses.
+    pub said: Option<Said>,
     /// The item's index in `per_item`.
     pub index: usize,
 }
@@ -52,9 +57,30 @@ fn span_bar(span: u32, config: ScoreConfig) -> Html {
     }
 }
 
+/// What one match said, as text: the start of its content (quoted, "…" when cut there),
+/// then its figure summary.
+fn said_row(s: &Snippet) -> Html {
+    let cut = |c: bool| if c { "…" } else { "" };
+    html! {
+        <tr class="snippet-row">
+            <td colspan="6" data-testid="match-snippet" data-rank={s.rank.to_string()}>
+                if let Some((text, c)) = &s.content {
+                    <q>{ text.clone() }{ cut(*c) }</q>
+                } else {
+                    <span class="muted">{ "no content text" }</span>
+                }
+                if let Some((text, c)) = &s.figure_summary {
+                    <span class="muted">{ " — figure summary: " }</span>{ text.clone() }{ cut(*c) }
+                }
+            </td>
+        </tr>
+    }
+}
+
 /// The window.
 #[function_component(RankedWindow)]
 pub fn ranked_window(props: &RankedWindowProps) -> Html {
+    let said = props.said.as_ref().and_then(|s| s.get(props.index));
     let report = &props.report;
     let rec = &report.per_item[props.index];
     let config = report.score_config();
@@ -72,6 +98,7 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             None => html! { <span class="muted">{ "—" }</span> },
         };
         html! {
+            <>
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
                 data-testid="window-row" data-rank={row.rank.to_string()}>
                 <td class="num">{ row.rank }</td>
@@ -87,6 +114,8 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                     }
                 </td>
             </tr>
+            if let Some(s) = said.and_then(|s| s.get(row.rank as usize - 1)) { { said_row(s) } }
+            </>
         }
     });
     html! {

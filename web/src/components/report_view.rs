@@ -136,7 +136,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     <ul>{ for r.unscored.iter().map(|q| html! { <li>{ q.clone() }</li> }) }</ul>
                 </section>
             }
-            <ItemsList report={report.clone()} />
+            <ItemsList report={report.clone()} said={open.said.clone()} />
         </div>
     }
 }
