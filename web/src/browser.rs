@@ -17,6 +17,14 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("the app runs in a window")
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// Hands the dataset's text (`""`: none) to the document module, through boot.js's bridge
+    /// (web/README.md, "The document module").
+    #[wasm_bindgen(js_namespace = figevalDoc, js_name = announce)]
+    pub fn announce_dataset(text: &str);
+}
+
 /// Milliseconds since the epoch.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

@@ -1,0 +1,139 @@
+//! The module's side of the bridge to the page (web/README.md, "The document module"): the
+//! document strip's state, the viewer's page texts and thumbnails (`web/pdfview.mjs`), the
+//! main app's dataset, and the events `web/boot.js` sends. Thin wrappers; nothing here decides
+//! a number.
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::HtmlImageElement;
+
+use crate::state::Pdf;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The main app's current dataset text (`""` when none is valid), kept by boot.js.
+    #[wasm_bindgen(js_namespace = figevalDoc, js_name = dataset)]
+    pub fn dataset_text() -> String;
+
+    /// The view a `data-doc-view` click asked for before the module was loaded (`""`: none).
+    #[wasm_bindgen(js_namespace = figevalDoc, js_name = requested)]
+    pub fn requested_view() -> String;
+
+    /// The PDF viewer module (`pdfview.mjs`): a promise of its exports (boot.js).
+    #[wasm_bindgen(js_name = figevalRenderer)]
+    fn viewer_module() -> js_sys::Promise;
+}
+
+/// The event boot.js sends on `document` after each attempt to open a PDF.
+pub const PDF_EVENT: &str = "figeval-pdf";
+/// The event boot.js sends on `document` when the main app's dataset changes (detail: text).
+pub const DATASET_EVENT: &str = "figeval-dataset";
+/// The event boot.js sends on `document` when a `data-doc-view` element is clicked (detail:
+/// the view's name).
+pub const VIEW_EVENT: &str = "figeval-doc-view";
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("the module runs in a page")
+}
+
+/// The PDF as the document strip (`pdf-panel`) says it is now.
+pub fn pdf_now() -> Pdf {
+    let panel = document()
+        .query_selector("[data-testid=pdf-panel]")
+        .ok()
+        .flatten();
+    let attr = |name: &str| {
+        panel
+            .as_ref()
+            .and_then(|p| p.get_attribute(name))
+            .unwrap_or_default()
+    };
+    Pdf::from_panel(&attr("data-status"), &attr("data-pages"))
+}
+
+/// The string `detail` of a custom event (`""` when it has none).
+pub fn detail(event: &web_sys::Event) -> String {
+    event
+        .dyn_ref::<web_sys::CustomEvent>()
+        .and_then(|e| e.detail().as_string())
+        .unwrap_or_default()
+}
+
+/// Milliseconds since the page started.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+thread_local! {
+    /// The viewer's exports, once resolved.
+    static VIEWER: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// A JavaScript error as words.
+fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        String::from(err.message())
+    } else {
+        e.as_string().unwrap_or_else(|| format!("{e:?}"))
+    }
+}
+
+/// The viewer's exports (loaded by boot.js when a PDF was opened).
+async fn viewer() -> Result<JsValue, String> {
+    if let Some(v) = VIEWER.with(|v| v.borrow().clone()) {
+        return Ok(v);
+    }
+    let v = JsFuture::from(viewer_module())
+        .await
+        .map_err(|e| format!("the PDF viewer could not be loaded: {}", error_text(&e)))?;
+    VIEWER.with(|slot| *slot.borrow_mut() = Some(v.clone()));
+    Ok(v)
+}
+
+fn export(viewer: &JsValue, name: &str) -> Result<Function, String> {
+    Reflect::get(viewer, &JsValue::from_str(name))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| format!("the PDF viewer has no {name}()"))
+}
+
+/// The text of every page of the open PDF (index 0 = page 1), from the viewer's `texts()`;
+/// `progress(done, total)` is called as it goes.
+pub async fn page_texts(progress: impl FnMut(u32, u32) + 'static) -> Result<Vec<String>, String> {
+    let v = viewer().await?;
+    let texts = export(&v, "texts")?;
+    let progress = Closure::<dyn FnMut(u32, u32)>::new(progress);
+    let promise = texts
+        .call1(&v, progress.as_ref())
+        .map_err(|e| error_text(&e))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| "the PDF viewer's texts() gave no promise".to_string())?;
+    let out = JsFuture::from(promise).await.map_err(|e| error_text(&e));
+    drop(progress);
+    let pages: Array = out?
+        .dyn_into()
+        .map_err(|_| "the PDF viewer's texts() gave no list".to_string())?;
+    Ok(pages
+        .iter()
+        .map(|p| p.as_string().unwrap_or_default())
+        .collect())
+}
+
+/// Asks the viewer to draw `img`'s page (its `data-thumb`) once it is on screen, from its
+/// cache when it is there (the viewer's `watch()`).
+pub fn watch_thumbnail(img: HtmlImageElement) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let Ok(v) = viewer().await else { return };
+        if let Ok(watch) = export(&v, "watch") {
+            let _ = watch.call1(&v, &img);
+        }
+    });
+}

@@ -1,0 +1,59 @@
+//! The caption index of the open PDF (`caption-list`, issue 12 §1): every caption the core's
+//! `figeval::find_captions` finds in the page texts — the same finder the ground check uses —
+//! with its page, its text and a thumbnail of the page.
+
+use yew::prelude::*;
+
+use crate::state::{Doc, Texts};
+use crate::thumb::Thumb;
+
+/// The caption list.
+#[function_component(CaptionList)]
+pub fn caption_list() -> Html {
+    let doc = use_context::<Doc>().expect("the module provides Doc");
+    let (status, text) = match &doc.texts {
+        Texts::Ready(p) => (
+            "ready",
+            format!("{} captions in {} pages.", p.captions.len(), p.texts.len()),
+        ),
+        Texts::Reading { done, total } => (
+            "reading",
+            format!("Reading the page text: {done} of {total} pages…"),
+        ),
+        Texts::Failed(why) => ("failed", format!("The page text could not be read: {why}")),
+        Texts::Waiting => (
+            "waiting",
+            "Open the PDF (above) to list its captions.".to_string(),
+        ),
+    };
+    let rows = doc.pages().map(|p| {
+        p.captions
+            .iter()
+            .map(|c| {
+                html! {
+                    <tr data-testid="caption-row" data-figure-ref={c.label.clone()} data-page={c.page.to_string()}>
+                        <th scope="row">{ c.label.clone() }</th>
+                        <td class="num">{ c.page }</td>
+                        <td>{ c.text.clone() }</td>
+                        <td><Thumb page={c.page} generation={doc.generation} why={format!("caption of {}", c.label)} /></td>
+                    </tr>
+                }
+            })
+            .collect::<Html>()
+    });
+    html! {
+        <section class="card doc-card" data-testid="caption-list" data-status={status} aria-labelledby="captions-h">
+            <h3 id="captions-h">{ "Captions in the PDF" }</h3>
+            <p class="muted small">{ "Every figure and table caption found in the page text (figeval captions lists the same), on its physical page: the page a dataset's expected_pages names." }</p>
+            <p role="status">{ text }</p>
+            if let Some(rows) = rows {
+                <div class="table-wrap doc-scroll" tabindex="0" role="group" aria-label="captions">
+                    <table class="caption-table">
+                        <thead><tr><th scope="col">{ "label" }</th><th scope="col" class="num">{ "page" }</th><th scope="col">{ "caption" }</th><th scope="col">{ "thumbnail" }</th></tr></thead>
+                        <tbody>{ rows }</tbody>
+                    </table>
+                </div>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,144 @@
+//! The dataset-check panel (`ground-panel`, issue 10 §3): the core's ground check
+//! (`figeval::ground`, the function `figeval ground` runs) of the main app's dataset against the
+//! page texts the viewer read from the open PDF, before any run. Findings first, each with the
+//! core's advice; then the offset and the warnings; then the items that are fine.
+
+use figeval::{ground, Ground, ItemGround, Verdict};
+use yew::prelude::*;
+
+use crate::state::{page_list, DatasetIn, Doc, Pdf, Texts};
+
+/// The badge class of a verdict (the word is always shown too).
+fn badge(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Ok => "hit",
+        Verdict::NotChecked => "neutral",
+        Verdict::MentionOnly => "warn",
+        Verdict::Moved | Verdict::Absent | Verdict::BeyondEnd => "miss",
+    }
+}
+
+fn row(number: usize, item: &ItemGround, pdf_pages: u32) -> Html {
+    let v = item.verdict;
+    let advice = item.advice(pdf_pages);
+    html! {
+        <li class="ground-row" data-testid="ground-row" data-verdict={v.name()} data-item={number.to_string()}>
+            <div class="row wrap">
+                <span class={classes!("badge", badge(v))}>{ v.name() }</span>
+                <span class="muted small">{ format!("#{number} · {} · {}", item.group.name(), item.figure_ref) }</span>
+            </div>
+            <p class="ground-question">{ item.question.clone() }</p>
+            <p class="small">
+                { format!("expected {}", page_list(&item.expected_pages)) }
+                if !item.found_pages.is_empty() { { format!(" · found on {}", page_list(&item.found_pages)) } }
+                if !item.mention_pages.is_empty() { { format!(" · mentioned on {}", page_list(&item.mention_pages)) } }
+            </p>
+            if !advice.is_empty() { <p class="small advice" data-testid="ground-advice">{ advice }</p> }
+        </li>
+    }
+}
+
+fn findings(g: &Ground) -> Html {
+    let counts = Verdict::ALL
+        .iter()
+        .map(|&v| format!("{} {}", v.name(), g.counts.get(v)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let numbered = || g.items.iter().enumerate().map(|(i, item)| (i + 1, item));
+    let rows = numbered()
+        .filter(|(_, i)| i.verdict.is_finding())
+        .chain(numbered().filter(|(_, i)| !i.verdict.is_finding()))
+        .map(|(n, item)| row(n, item, g.pdf_pages));
+    html! {
+        <>
+            <p data-testid="ground-counts">{ counts }</p>
+            if let Some(o) = g.offset {
+                <p class="finding" data-testid="ground-offset" data-pages={o.pages.to_string()} data-items={o.items.to_string()}>
+                    <strong>{ format!("Offset {:+} pages: ", o.pages) }</strong>{ o.advice(g.offset_shifts_unplaced()) }
+                </p>
+            }
+            { for g.warnings.iter().map(|w| html! {
+                <p class="finding" data-testid="ground-warning" data-code={w.code}
+                   data-pages={w.pages.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")}>
+                    <strong>{ "Warning: " }</strong>{ w.message.clone() }
+                </p>
+            }) }
+            <div class="doc-scroll" tabindex="0" role="group" aria-label="Items, findings first">
+                <ol class="ground-list">{ for rows }</ol>
+            </div>
+        </>
+    }
+}
+
+/// The dataset-check panel.
+#[function_component(GroundPanel)]
+pub fn ground_panel() -> Html {
+    let doc = use_context::<Doc>().expect("the module provides Doc");
+    let dataset = match &doc.dataset {
+        DatasetIn::Valid(d) => Some(d.clone()),
+        _ => None,
+    };
+    let checked = use_memo((doc.pages().cloned(), dataset), |(pages, dataset)| {
+        match (pages, dataset) {
+            (Some(p), Some(d)) => Some(ground(d, &p.texts)),
+            _ => None,
+        }
+    });
+    let (status, text, body) = match (&doc.texts, &doc.dataset, checked.as_ref()) {
+        (_, _, Some(g)) => {
+            let n = g.items.len();
+            let text = if g.all_ok() {
+                format!("No findings: every checked item of the {n} is on a page that carries its caption or heading ({} pages read).", g.pdf_pages)
+            } else {
+                let found = g.items.iter().filter(|i| i.verdict.is_finding()).count();
+                format!("{found} of {n} items have a finding ({} pages read).", g.pdf_pages)
+            };
+            ("checked", text, findings(g))
+        }
+        (Texts::Reading { done, total }, _, _) => (
+            "reading",
+            "Reading the text of every page of the PDF…".to_string(),
+            html! {
+                <div class="progress">
+                    <progress max={total.to_string()} value={done.to_string()} aria-label="Pages read"></progress>
+                    <span class="progress-text small">{ format!("{done} of {total} pages read") }</span>
+                </div>
+            },
+        ),
+        (Texts::Failed(why), _, _) => (
+            "failed",
+            format!("The page text could not be read: {why}"),
+            html! {},
+        ),
+        (Texts::Waiting, _, _) => {
+            let text = match doc.pdf {
+                Pdf::Loading => "The PDF is opening…",
+                _ => "Open the PDF (above) to check the dataset against it.",
+            };
+            ("waiting", text.to_string(), html! {})
+        }
+        (Texts::Ready(p), DatasetIn::Invalid(errors), None) => (
+            "no-dataset",
+            format!(
+                "The dataset does not parse ({} error(s)), so it cannot be checked against the {} pages: {}",
+                errors.len(),
+                p.texts.len(),
+                errors.first().map_or("", String::as_str)
+            ),
+            html! {},
+        ),
+        (Texts::Ready(p), _, None) => (
+            "no-dataset",
+            format!("No dataset loaded: load one in Run & score and it is checked against these {} pages.", p.texts.len()),
+            html! {},
+        ),
+    };
+    html! {
+        <section class="card doc-card" data-testid="ground-panel" data-status={status} aria-labelledby="ground-h">
+            <h3 id="ground-h">{ "Dataset check" }</h3>
+            <p class="muted small">{ "Does each item's expected page carry its figure's caption or its section's heading? The same check as figeval ground, run in this page on the text of the open PDF, before any run." }</p>
+            <p role="status" data-testid="ground-status">{ text }</p>
+            { body }
+        </section>
+    }
+}

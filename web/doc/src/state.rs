@@ -1,0 +1,416 @@
+//! The document module's state and its reducer: the open PDF, its page texts and caption index,
+//! the main app's dataset, and the view on show. Pure (no browser calls), so it has native unit
+//! tests: `cargo test -p figeval-doc`.
+//!
+//! What the views read is [`Doc`], given to every view as a Yew context (web/README.md, "The
+//! document module").
+
+use std::rc::Rc;
+
+use figeval::{find_captions, Caption, Dataset};
+use yew::Reducible;
+
+use crate::shared::Shared;
+
+/// The PDF as the document strip reports it (`data-status`, `data-pages` of `pdf-panel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pdf {
+    /// No PDF is open.
+    None,
+    /// A PDF is being opened.
+    Loading,
+    /// A PDF of `pages` pages is open.
+    Open {
+        /// Its page count.
+        pages: u32,
+    },
+    /// The last PDF could not be opened.
+    Failed,
+}
+
+impl Pdf {
+    /// Reads the strip's `data-status` and `data-pages`.
+    pub fn from_panel(status: &str, pages: &str) -> Pdf {
+        match status {
+            "open" => match pages.parse::<u32>() {
+                Ok(pages) if pages > 0 => Pdf::Open { pages },
+                _ => Pdf::Failed,
+            },
+            "loading" => Pdf::Loading,
+            "failed" => Pdf::Failed,
+            _ => Pdf::None,
+        }
+    }
+}
+
+/// The open document's text, as the viewer gives it, with the core's caption index of it.
+#[derive(Debug)]
+pub struct Pages {
+    /// One string a page, index 0 = page 1 (`pdfview.mjs`'s `texts()`).
+    pub texts: Vec<String>,
+    /// `figeval::find_captions` of `texts`.
+    pub captions: Vec<Caption>,
+    /// How long the viewer took to give the texts, in milliseconds.
+    pub read_ms: f64,
+}
+
+impl Pages {
+    /// The page texts and their caption index.
+    pub fn new(texts: Vec<String>, read_ms: f64) -> Pages {
+        let captions = find_captions(&texts);
+        Pages {
+            texts,
+            captions,
+            read_ms,
+        }
+    }
+}
+
+/// Where the page texts are.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Texts {
+    /// No PDF is open (or it failed to open).
+    Waiting,
+    /// The viewer is reading them: `done` of `total` pages.
+    Reading {
+        /// Pages read.
+        done: u32,
+        /// Pages in all.
+        total: u32,
+    },
+    /// Read.
+    Ready(Shared<Pages>),
+    /// The viewer could not read them: why.
+    Failed(Rc<str>),
+}
+
+/// The main app's current dataset, as its text was announced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DatasetIn {
+    /// No valid dataset is loaded in the main app.
+    None,
+    /// The dataset.
+    Valid(Shared<Dataset>),
+    /// The announced text did not parse: `Dataset::parse`'s errors.
+    Invalid(Rc<Vec<String>>),
+}
+
+impl DatasetIn {
+    /// Parses an announced text (`""`: no dataset).
+    pub fn from_text(text: &str) -> DatasetIn {
+        if text.trim().is_empty() {
+            return DatasetIn::None;
+        }
+        match Dataset::parse(text) {
+            Ok(d) => DatasetIn::Valid(Shared::new(d)),
+            Err(e) => DatasetIn::Invalid(Rc::new(e.0.iter().map(ToString::to_string).collect())),
+        }
+    }
+}
+
+/// What every view reads (a Yew context).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc {
+    /// Counts the PDFs opened: a view's thumbnails and reads belong to one generation.
+    pub generation: u32,
+    /// The PDF.
+    pub pdf: Pdf,
+    /// Its page texts and caption index.
+    pub texts: Texts,
+    /// The main app's dataset.
+    pub dataset: DatasetIn,
+}
+
+impl Doc {
+    /// The page texts and captions, once read.
+    pub fn pages(&self) -> Option<&Shared<Pages>> {
+        match &self.texts {
+            Texts::Ready(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// The module's views, in the order of their buttons. To add one, see web/README.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The ground check of the dataset against the PDF (`ground-panel`).
+    Check,
+    /// The caption index (`caption-list`).
+    Captions,
+}
+
+impl View {
+    /// Every view, in button order.
+    pub const ALL: [View; 2] = [View::Check, View::Captions];
+
+    /// The name a `data-doc-view` attribute gives (`check`, `captions`).
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Check => "check",
+            View::Captions => "captions",
+        }
+    }
+
+    /// The view a `data-doc-view` names.
+    pub fn from_name(name: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
+/// The module's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// What the views read.
+    pub doc: Doc,
+    /// The view on show.
+    pub view: View,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            doc: Doc {
+                generation: 0,
+                pdf: Pdf::None,
+                texts: Texts::Waiting,
+                dataset: DatasetIn::None,
+            },
+            view: View::Check,
+        }
+    }
+}
+
+/// What happens to the state.
+#[derive(Debug)]
+pub enum Action {
+    /// The strip reported the PDF (after each open, and once when the module starts).
+    Pdf(Pdf),
+    /// The viewer read `done` of `total` pages of generation `generation`.
+    Progress {
+        /// Whose read.
+        generation: u32,
+        /// Pages read.
+        done: u32,
+        /// Pages in all.
+        total: u32,
+    },
+    /// The viewer finished reading generation `generation`'s texts.
+    Read {
+        /// Whose read.
+        generation: u32,
+        /// The texts (index 0 = page 1), or why they could not be read.
+        texts: Result<Vec<String>, String>,
+        /// How long it took, in milliseconds.
+        ms: f64,
+    },
+    /// The main app announced its dataset's text (`""`: none).
+    Dataset(String),
+    /// Show a view.
+    Show(View),
+}
+
+impl State {
+    /// The state after `action`.
+    pub fn apply(mut self, action: Action) -> State {
+        let doc = &mut self.doc;
+        match action {
+            Action::Pdf(pdf) => {
+                doc.pdf = pdf;
+                doc.texts = match pdf {
+                    // Every report of an open PDF follows an open: a new document.
+                    Pdf::Open { pages } => {
+                        doc.generation += 1;
+                        Texts::Reading {
+                            done: 0,
+                            total: pages,
+                        }
+                    }
+                    Pdf::Loading => std::mem::replace(&mut doc.texts, Texts::Waiting),
+                    Pdf::None | Pdf::Failed => Texts::Waiting,
+                };
+                if matches!(pdf, Pdf::None | Pdf::Failed) {
+                    doc.generation += 1;
+                }
+            }
+            Action::Progress {
+                generation,
+                done,
+                total,
+            } => {
+                if generation == doc.generation && matches!(doc.texts, Texts::Reading { .. }) {
+                    doc.texts = Texts::Reading { done, total };
+                }
+            }
+            Action::Read {
+                generation,
+                texts,
+                ms,
+            } => {
+                if generation == doc.generation {
+                    doc.texts = match texts {
+                        Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, ms))),
+                        Err(why) => Texts::Failed(why.into()),
+                    };
+                }
+            }
+            Action::Dataset(text) => doc.dataset = DatasetIn::from_text(&text),
+            Action::Show(view) => self.view = view,
+        }
+        self
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new((*self).clone().apply(action))
+    }
+}
+
+/// `p.5` or `pp. 5, 7` (the CLI's wording); `—` for none.
+pub fn page_list<T: ToString>(pages: &[T]) -> String {
+    let list: Vec<String> = pages.iter().map(ToString::to_string).collect();
+    match list.len() {
+        0 => "—".to_string(),
+        1 => format!("p.{}", list[0]),
+        _ => format!("pp. {}", list.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(pages: u32) -> State {
+        State::default().apply(Action::Pdf(Pdf::Open { pages }))
+    }
+
+    fn page_texts() -> Vec<String> {
+        vec![
+            "Intro\nshown in Figure 1.1 below\n".into(),
+            "Figure 1.1: A plot.\n".into(),
+        ]
+    }
+
+    #[test]
+    fn the_strip_attributes_name_the_pdf_state() {
+        assert_eq!(Pdf::from_panel("open", "1158"), Pdf::Open { pages: 1158 });
+        assert_eq!(Pdf::from_panel("open", "0"), Pdf::Failed);
+        assert_eq!(Pdf::from_panel("open", "x"), Pdf::Failed);
+        assert_eq!(Pdf::from_panel("loading", "0"), Pdf::Loading);
+        assert_eq!(Pdf::from_panel("failed", "0"), Pdf::Failed);
+        assert_eq!(Pdf::from_panel("none", "0"), Pdf::None);
+    }
+
+    #[test]
+    fn an_open_pdf_starts_a_read_and_its_texts_index_the_captions() {
+        let s = open(2);
+        assert_eq!(s.doc.generation, 1);
+        assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 2 });
+        let s = s.apply(Action::Progress {
+            generation: 1,
+            done: 1,
+            total: 2,
+        });
+        assert_eq!(s.doc.texts, Texts::Reading { done: 1, total: 2 });
+        let s = s.apply(Action::Read {
+            generation: 1,
+            texts: Ok(page_texts()),
+            ms: 12.0,
+        });
+        let pages = s.doc.pages().expect("read");
+        assert_eq!(pages.texts.len(), 2);
+        let found: Vec<(&str, u32)> = pages
+            .captions
+            .iter()
+            .map(|c| (c.label.as_str(), c.page))
+            .collect();
+        assert_eq!(found, [("Figure 1.1", 2)]);
+        assert_eq!(pages.read_ms, 12.0);
+    }
+
+    #[test]
+    fn a_read_of_an_earlier_pdf_is_dropped() {
+        let s = open(2)
+            .apply(Action::Pdf(Pdf::Loading))
+            .apply(Action::Pdf(Pdf::Open { pages: 3 }));
+        assert_eq!(s.doc.generation, 2);
+        let s = s
+            .apply(Action::Progress {
+                generation: 1,
+                done: 2,
+                total: 2,
+            })
+            .apply(Action::Read {
+                generation: 1,
+                texts: Ok(page_texts()),
+                ms: 1.0,
+            });
+        assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 3 });
+        let s = s.apply(Action::Read {
+            generation: 2,
+            texts: Err("the PDF was closed".into()),
+            ms: 1.0,
+        });
+        assert_eq!(s.doc.texts, Texts::Failed("the PDF was closed".into()));
+    }
+
+    #[test]
+    fn a_failed_open_clears_the_texts_and_ends_the_generation() {
+        let s = open(2).apply(Action::Read {
+            generation: 1,
+            texts: Ok(page_texts()),
+            ms: 1.0,
+        });
+        let s = s.apply(Action::Pdf(Pdf::Loading));
+        assert!(
+            s.doc.pages().is_some(),
+            "the old texts stay while the next PDF loads"
+        );
+        let s = s.apply(Action::Pdf(Pdf::Failed));
+        assert_eq!(s.doc.texts, Texts::Waiting);
+        assert_eq!(s.doc.generation, 2);
+    }
+
+    #[test]
+    fn the_announced_dataset_is_parsed_by_the_core() {
+        let s = State::default().apply(Action::Dataset(
+            r#"{"corpus_id": "c", "items": [{"question": "Which figure?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"}]}"#.into(),
+        ));
+        assert!(matches!(&s.doc.dataset, DatasetIn::Valid(d) if d.items.len() == 1));
+        let s = s.apply(Action::Dataset(r#"{"corpus_id": "c", "items": []}"#.into()));
+        match &s.doc.dataset {
+            DatasetIn::Invalid(errors) => {
+                let expected: Vec<String> = Dataset::parse(r#"{"corpus_id": "c", "items": []}"#)
+                    .unwrap_err()
+                    .0
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                assert_eq!(**errors, expected);
+            }
+            other => panic!("{other:?}"),
+        }
+        let s = s.apply(Action::Dataset(String::new()));
+        assert_eq!(s.doc.dataset, DatasetIn::None);
+    }
+
+    #[test]
+    fn views_are_named_for_data_doc_view() {
+        for v in View::ALL {
+            assert_eq!(View::from_name(v.name()), Some(v));
+        }
+        assert_eq!(View::from_name("nope"), None);
+        let s = State::default().apply(Action::Show(View::Captions));
+        assert_eq!(s.view, View::Captions);
+    }
+
+    #[test]
+    fn page_lists_read_like_the_cli() {
+        assert_eq!(page_list::<u32>(&[]), "—");
+        assert_eq!(page_list(&[5]), "p.5");
+        assert_eq!(page_list(&[5, 7]), "pp. 5, 7");
+    }
+}
