@@ -13,25 +13,17 @@ const inStrip = (e) => e.target instanceof Element && e.target.closest('[data-te
 const open = (how, what) => load().then((v) => v[how](what), (e) => {
   const s = document.querySelector('[data-testid=pdf-status]');
   if (s) s.textContent = `The PDF viewer could not be loaded: ${e.message}`;
-}).then(() => {
-  if (document.querySelector('[data-testid=pdf-panel]').dataset.status === 'open') loadDoc();
-  tell('figeval-pdf');
-});
+}).then(() => (doc || document.querySelector('[data-testid=pdf-panel]').dataset.status === 'open')
+  && withDoc((m) => m.pdf_changed()));
 globalThis.figevalRenderer = load;
 // The document module (web/doc) and its bridge: web/README.md, "The document module".
-let dataset = '', requested = '', docmod;
-const tell = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
-const loadDoc = () => (docmod ??= import('./doc/figeval-doc.js')
-  .then((m) => m.default({ module_or_path: new URL('./doc/figeval-doc_bg.wasm', import.meta.url) }))
-  .catch((e) => { docmod = null; throw e; }));
-globalThis.figevalDoc = {
-  announce: (text) => tell('figeval-dataset', dataset = text),
-  dataset: () => dataset,
-  requested: () => requested,
-};
+let doc;
+const withDoc = (f) => (doc ??= import('./doc/figeval-doc.js').then((m) => m.default({
+  module_or_path: new URL('./doc/figeval-doc_bg.wasm', import.meta.url) }).then(() => m))).then(f);
+globalThis.figevalDoc = { announce(text) { this.text = text; } };
 document.addEventListener('click', (e) => {
-  const b = e.target instanceof Element && e.target.closest('[data-doc-view]');
-  if (b) { requested = b.dataset.docView; loadDoc().then(() => tell('figeval-doc-view', requested)); }
+  const v = e.target instanceof Element && e.target.closest('[data-doc-view]')?.dataset.docView;
+  if (v) withDoc((m) => m.show(v));
 });
 const offer = () => {
   const m = /[#&]pdf=([^&]*)/.exec(location.hash);

@@ -378,6 +378,13 @@ impl AppState {
         self.dataset_source = source.into();
         self.dataset = dataset;
         self.dataset_errors = Rc::new(errors);
+        // The document module (web/doc) checks a valid dataset against the open PDF.
+        #[cfg(target_arch = "wasm32")]
+        crate::browser::announce_dataset(if self.dataset.is_some() {
+            &self.dataset_text
+        } else {
+            ""
+        });
         let id = self.run.id;
         self.run = LiveRun::new(items);
         self.run.id = id;

@@ -1,12 +1,12 @@
 //! The module's root: follows the page (the PDF strip, the main app's dataset, `data-doc-view`
 //! clicks — all through boot.js's bridge), reads the page texts once per opened PDF, and shows
-//! its views. Every view reads [`Doc`] from the context.
+//! its views. Every view reads [`crate::state::Doc`] from the context.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use crate::bridge;
@@ -35,32 +35,53 @@ fn view_parts(view: View, state: &State) -> (String, Html) {
     }
 }
 
-/// Listens to boot.js's events for as long as the module runs.
-fn follow_page(dispatch: UseReducerDispatcher<State>) -> Vec<EventListener> {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("the module runs in a page");
-    let settle: Rc<RefCell<Option<Timeout>>> = Rc::default();
-    let on_pdf = {
-        let d = dispatch.clone();
-        EventListener::new(&document, bridge::PDF_EVENT, move |_| {
-            d.dispatch(Action::Pdf(bridge::pdf_now()))
-        })
-    };
-    let on_dataset = {
-        let d = dispatch.clone();
-        EventListener::new(&document, bridge::DATASET_EVENT, move |e| {
-            let (d, text) = (d.clone(), bridge::detail(e));
-            let timer = Timeout::new(DATASET_SETTLE_MS, move || d.dispatch(Action::Dataset(text)));
-            settle.borrow_mut().replace(timer);
-        })
-    };
-    let on_view = EventListener::new(&document, bridge::VIEW_EVENT, move |e| {
-        if let Some(v) = View::from_name(&bridge::detail(e)) {
-            dispatch.dispatch(Action::Show(v));
+thread_local! {
+    /// The running app's dispatcher, for what boot.js calls.
+    static DISPATCH: RefCell<Option<UseReducerDispatcher<State>>> = const { RefCell::new(None) };
+    /// A view asked for before the app was running.
+    static REQUESTED: RefCell<Option<View>> = const { RefCell::new(None) };
+}
+
+/// Called by boot.js after each attempt to open a PDF: reads the strip's state.
+#[wasm_bindgen]
+pub fn pdf_changed() {
+    DISPATCH.with(|d| {
+        if let Some(d) = d.borrow().as_ref() {
+            d.dispatch(Action::Pdf(bridge::pdf_now()));
         }
     });
-    vec![on_pdf, on_dataset, on_view]
+}
+
+/// Called by boot.js when a `data-doc-view` element is clicked: shows the view it names.
+#[wasm_bindgen]
+pub fn show(name: &str) {
+    let Some(view) = View::from_name(name) else {
+        return;
+    };
+    DISPATCH.with(|d| match d.borrow().as_ref() {
+        Some(d) => d.dispatch(Action::Show(view)),
+        None => REQUESTED.with(|r| *r.borrow_mut() = Some(view)),
+    });
+}
+
+/// Starts following the page: boot.js's calls, the main app's announcements (after they
+/// settle); returns what must stay alive.
+fn follow_page(dispatch: UseReducerDispatcher<State>) -> impl Drop {
+    DISPATCH.with(|d| *d.borrow_mut() = Some(dispatch.clone()));
+    let settle: Rc<RefCell<Option<Timeout>>> = Rc::default();
+    let d = dispatch.clone();
+    let announce = bridge::take_announce(move |text| {
+        let d = d.clone();
+        let timer = Timeout::new(DATASET_SETTLE_MS, move || d.dispatch(Action::Dataset(text)));
+        settle.borrow_mut().replace(timer);
+    });
+    // What happened before the module was running.
+    dispatch.dispatch(Action::Dataset(bridge::dataset_text()));
+    if let Some(v) = REQUESTED.with(|r| r.borrow_mut().take()) {
+        dispatch.dispatch(Action::Show(v));
+    }
+    dispatch.dispatch(Action::Pdf(bridge::pdf_now()));
+    announce
 }
 
 /// The root component.
@@ -70,14 +91,8 @@ pub fn app() -> Html {
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
-            let listeners = follow_page(dispatch.clone());
-            // What happened before the module was loaded.
-            dispatch.dispatch(Action::Dataset(bridge::dataset_text()));
-            if let Some(v) = View::from_name(&bridge::requested_view()) {
-                dispatch.dispatch(Action::Show(v));
-            }
-            dispatch.dispatch(Action::Pdf(bridge::pdf_now()));
-            move || drop(listeners)
+            let alive = follow_page(dispatch);
+            move || drop(alive)
         });
     }
     {
@@ -128,7 +143,7 @@ pub fn app() -> Html {
                             { for views.iter().map(|(v, label, _)| {
                                 let on = state.view == *v;
                                 html! {
-                                    // boot.js turns a click on any [data-doc-view] into a view event.
+                                    // boot.js turns a click on any [data-doc-view] into a call of show().
                                     <button type="button" class={classes!("chip-button", on.then_some("active"))}
                                             data-doc-view={v.name()} data-testid={format!("doc-view-{}", v.name())}
                                             aria-current={on.then_some("page")}>{ label.clone() }</button>

@@ -1,7 +1,7 @@
 //! The module's side of the bridge to the page (web/README.md, "The document module"): the
-//! document strip's state, the viewer's page texts and thumbnails (`web/pdfview.mjs`), the
-//! main app's dataset, and the events `web/boot.js` sends. Thin wrappers; nothing here decides
-//! a number.
+//! document strip's state, the viewer's page texts and thumbnails (`web/pdfview.mjs`) and the
+//! main app's dataset (`figevalDoc`, set up by `web/boot.js`). What boot.js calls in the module
+//! is in `app.rs` (`pdf_changed`, `show`). Thin wrappers; nothing here decides a number.
 
 use std::cell::RefCell;
 
@@ -15,26 +15,33 @@ use crate::state::Pdf;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The main app's current dataset text (`""` when none is valid), kept by boot.js.
-    #[wasm_bindgen(js_namespace = figevalDoc, js_name = dataset)]
-    pub fn dataset_text() -> String;
-
-    /// The view a `data-doc-view` click asked for before the module was loaded (`""`: none).
-    #[wasm_bindgen(js_namespace = figevalDoc, js_name = requested)]
-    pub fn requested_view() -> String;
-
     /// The PDF viewer module (`pdfview.mjs`): a promise of its exports (boot.js).
     #[wasm_bindgen(js_name = figevalRenderer)]
     fn viewer_module() -> js_sys::Promise;
+
+    /// boot.js's bridge object, `globalThis.figevalDoc`.
+    #[wasm_bindgen(thread_local_v2, js_name = figevalDoc)]
+    static BRIDGE: JsValue;
 }
 
-/// The event boot.js sends on `document` after each attempt to open a PDF.
-pub const PDF_EVENT: &str = "figeval-pdf";
-/// The event boot.js sends on `document` when the main app's dataset changes (detail: text).
-pub const DATASET_EVENT: &str = "figeval-dataset";
-/// The event boot.js sends on `document` when a `data-doc-view` element is clicked (detail:
-/// the view's name).
-pub const VIEW_EVENT: &str = "figeval-doc-view";
+/// The main app's dataset text as last announced (`""`: none, or none announced yet).
+pub fn dataset_text() -> String {
+    BRIDGE
+        .with(|b| Reflect::get(b, &JsValue::from_str("text")))
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_default()
+}
+
+/// Takes over `figevalDoc.announce`: from now on each dataset the main app announces goes to
+/// `f`. The closure must be kept for as long as it is to be called.
+pub fn take_announce(f: impl FnMut(String) + 'static) -> Closure<dyn FnMut(String)> {
+    let f = Closure::<dyn FnMut(String)>::new(f);
+    BRIDGE.with(|b| {
+        let _ = Reflect::set(b, &JsValue::from_str("announce"), f.as_ref());
+    });
+    f
+}
 
 fn document() -> web_sys::Document {
     web_sys::window()
@@ -55,14 +62,6 @@ pub fn pdf_now() -> Pdf {
             .unwrap_or_default()
     };
     Pdf::from_panel(&attr("data-status"), &attr("data-pages"))
-}
-
-/// The string `detail` of a custom event (`""` when it has none).
-pub fn detail(event: &web_sys::Event) -> String {
-    event
-        .dyn_ref::<web_sys::CustomEvent>()
-        .and_then(|e| e.detail().as_string())
-        .unwrap_or_default()
 }
 
 /// Milliseconds since the page started.

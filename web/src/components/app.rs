@@ -122,13 +122,6 @@ pub fn app() -> Html {
     }
     use_effect_with(state.settings.clone(), browser::save_settings);
     {
-        // The document module (web/doc) checks the valid dataset against the open PDF.
-        let text = state.dataset_text.clone();
-        use_effect_with(state.dataset.clone(), move |d| {
-            browser::announce_dataset(if d.is_some() { &text } else { "" })
-        });
-    }
-    {
         let cues = FocusCues {
             view: state.view,
             banner: state.banner.is_some(),
