@@ -189,6 +189,17 @@ test('a data-doc-view button loads the module before any PDF, and its panels say
   assert.equal(requests.filter((u) => MODULE.test(u)).length, 2);
   assert.equal(await page.getAttribute('[data-testid=doc-view-captions]', 'aria-current'), 'page');
   assert.equal(await page.isVisible('[data-testid=ground-panel]'), false, 'one view on show');
+  await page.waitForFunction(() => document.activeElement?.id === 'captions-h');
+  // The views fold away to give the app the room; asking for a view unfolds them.
+  await page.click('[data-testid=doc-fold]');
+  assert.equal(await page.getAttribute('[data-testid=doc-fold]', 'aria-expanded'), 'false');
+  assert.equal(await page.isVisible('[data-testid=caption-list]'), false);
+  await page.click('[data-testid=doc-fold]');
+  assert.equal(await page.isVisible('[data-testid=caption-list]'), true);
+  await page.click('[data-testid=doc-fold]');
+  await page.click('[data-doc-view=captions] >> nth=0');
+  await page.waitForSelector('[data-testid=caption-list]', { state: 'visible' });
+  assert.equal(await page.getAttribute('[data-testid=doc-fold]', 'aria-expanded'), 'true');
   await page.click('[data-testid=doc-view-check]');
   assert.equal(await page.getAttribute('[data-testid=ground-panel]', 'data-status'), 'waiting');
   assert.match(await page.textContent('[data-testid=ground-status]'), /Open the PDF/);

@@ -157,6 +157,13 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
         return Err("Trunk.toml is missing: the browser app cannot be built".into());
     }
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
+    // One build makes both WebAssembly modules: the app and the document module (web/doc,
+    // loaded on demand; web/README.md). A missing one would leave doc.test.mjs nothing to load.
+    for module in ["figeval-web_bg.wasm", "doc/figeval-doc_bg.wasm"] {
+        if !root.join("dist").join(module).exists() {
+            return Err(format!("trunk build made no dist/{module}"));
+        }
+    }
     let bins = sh::target_dir().join("debug");
     let mut node = cmd("node", &["--test", "--test-reporter=tap", "tests/browser/"]);
     node.env("FIGEVAL_DIST", root.join("dist"))

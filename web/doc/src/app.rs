@@ -62,6 +62,9 @@ pub fn show(name: &str) {
         Some(d) => d.dispatch(Action::Show(view)),
         None => REQUESTED.with(|r| *r.borrow_mut() = Some(view)),
     });
+    // Asked for from elsewhere in the page (a button outside the module): keyboard and screen
+    // reader users land on the view, once it is drawn.
+    Timeout::new(0, bridge::focus_view_heading).forget();
 }
 
 /// Starts following the page: boot.js's calls, the main app's announcements (after they
@@ -125,6 +128,10 @@ pub fn app() -> Html {
         Texts::Ready(p) => Some(format!("{:.0}", p.read_ms)),
         _ => None,
     };
+    let fold = {
+        let (d, folded) = (state.dispatcher(), state.folded);
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Fold(!folded)))
+    };
     let views: Vec<(View, String, Html)> = View::ALL
         .iter()
         .map(|&v| {
@@ -151,10 +158,14 @@ pub fn app() -> Html {
                             }) }
                         </div>
                     </nav>
+                    <button type="button" class="ghost" data-testid="doc-fold" aria-expanded={(!state.folded).to_string()}
+                            aria-controls="doc-views" onclick={fold}>{ if state.folded { "Show ▾" } else { "Hide ▴" } }</button>
                 </div>
-                { for views.into_iter().map(|(v, _, content)| html! {
-                    <div class="doc-view" hidden={state.view != v}>{ content }</div>
-                }) }
+                <div id="doc-views" hidden={state.folded}>
+                    { for views.into_iter().map(|(v, _, content)| html! {
+                        <div class="doc-view" hidden={state.view != v}>{ content }</div>
+                    }) }
+                </div>
             </section>
         </ContextProvider<crate::state::Doc>>
     }

@@ -136,3 +136,25 @@ pub fn watch_thumbnail(img: HtmlImageElement) {
         }
     });
 }
+
+/// Moves keyboard focus to the heading of the view on show, unless focus is already in the
+/// module (its own view buttons keep it).
+pub fn focus_view_heading() {
+    let doc = document();
+    let inside = doc
+        .active_element()
+        .is_some_and(|e| e.closest("#doc-app").ok().flatten().is_some());
+    if inside {
+        return;
+    }
+    if let Some(h) = doc
+        .query_selector("#doc-app .doc-view:not([hidden]) h3")
+        .ok()
+        .flatten()
+    {
+        let _ = h.set_attribute("tabindex", "-1");
+        if let Some(h) = h.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = h.focus();
+        }
+    }
+}

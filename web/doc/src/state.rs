@@ -165,6 +165,8 @@ pub struct State {
     pub doc: Doc,
     /// The view on show.
     pub view: View,
+    /// Whether the views are folded away (the bar stays), to give the app the room.
+    pub folded: bool,
 }
 
 impl Default for State {
@@ -177,6 +179,7 @@ impl Default for State {
                 dataset: DatasetIn::None,
             },
             view: View::Check,
+            folded: false,
         }
     }
 }
@@ -206,8 +209,10 @@ pub enum Action {
     },
     /// The main app announced its dataset's text (`""`: none).
     Dataset(String),
-    /// Show a view.
+    /// Show a view (unfolding the views).
     Show(View),
+    /// Fold the views away (`true`) or unfold them.
+    Fold(bool),
 }
 
 impl State {
@@ -255,7 +260,11 @@ impl State {
                 }
             }
             Action::Dataset(text) => doc.dataset = DatasetIn::from_text(&text),
-            Action::Show(view) => self.view = view,
+            Action::Show(view) => {
+                self.view = view;
+                self.folded = false;
+            }
+            Action::Fold(folded) => self.folded = folded,
         }
         self
     }
@@ -405,6 +414,14 @@ mod tests {
         assert_eq!(View::from_name("nope"), None);
         let s = State::default().apply(Action::Show(View::Captions));
         assert_eq!(s.view, View::Captions);
+        let s = s.apply(Action::Fold(true));
+        assert!(s.folded);
+        let s = s.apply(Action::Show(View::Check));
+        assert_eq!(
+            (s.view, s.folded),
+            (View::Check, false),
+            "asking for a view unfolds"
+        );
     }
 
     #[test]
