@@ -10,6 +10,7 @@
 mod browser;
 mod components;
 mod datasets;
+mod files;
 mod filter;
 mod format;
 mod runner;

@@ -11,6 +11,8 @@ use yew::prelude::*;
 
 use crate::bridge;
 use crate::caption_list::CaptionList;
+use crate::draft::Editor;
+use crate::editor::{saved_draft, EditorHandle, EditorPanel};
 use crate::ground_panel::GroundPanel;
 use crate::state::{Action, Pdf, State, Texts, View};
 
@@ -22,6 +24,7 @@ const DATASET_SETTLE_MS: u32 = 300;
 fn view_parts(view: View, state: &State) -> (String, Html) {
     match view {
         View::Check => ("Dataset check".to_string(), html! { <GroundPanel /> }),
+        View::Editor => ("Dataset editor".to_string(), html! { <EditorPanel /> }),
         View::Captions => {
             let n = state
                 .doc
@@ -91,6 +94,7 @@ fn follow_page(dispatch: UseReducerDispatcher<State>) -> impl Drop {
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(State::default);
+    let editor = use_reducer(|| Editor::restore(saved_draft().as_deref()));
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
@@ -141,6 +145,7 @@ pub fn app() -> Html {
         .collect();
     html! {
         <ContextProvider<crate::state::Doc> context={state.doc.clone()}>
+        <ContextProvider<EditorHandle> context={editor}>
             <section class="doc-area" aria-labelledby="doc-h" data-testid="doc-area"
                      data-generation={state.doc.generation.to_string()} data-texts-ms={read_ms}>
                 <div class="row wrap doc-bar">
@@ -167,6 +172,7 @@ pub fn app() -> Html {
                     }) }
                 </div>
             </section>
+        </ContextProvider<EditorHandle>>
         </ContextProvider<crate::state::Doc>>
     }
 }

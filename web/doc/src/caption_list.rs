@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use crate::editor::{add_button, EditorHandle};
 use crate::state::{Doc, Texts};
 use crate::thumb::Thumb;
 
@@ -11,6 +12,7 @@ use crate::thumb::Thumb;
 #[function_component(CaptionList)]
 pub fn caption_list() -> Html {
     let doc = use_context::<Doc>().expect("the module provides Doc");
+    let editor = use_context::<EditorHandle>().expect("the module provides the editor");
     let (status, text) = match &doc.texts {
         Texts::Ready(p) => (
             "ready",
@@ -36,6 +38,7 @@ pub fn caption_list() -> Html {
                         <td class="num">{ c.page }</td>
                         <td>{ c.text.clone() }</td>
                         <td><Thumb page={c.page} generation={doc.generation} why={format!("caption of {}", c.label)} /></td>
+                        <td>{ add_button(&editor, c) }</td>
                     </tr>
                 }
             })
@@ -49,7 +52,7 @@ pub fn caption_list() -> Html {
             if let Some(rows) = rows {
                 <div class="table-wrap doc-scroll" tabindex="0" role="group" aria-label="captions">
                     <table class="caption-table">
-                        <thead><tr><th scope="col">{ "label" }</th><th scope="col" class="num">{ "page" }</th><th scope="col">{ "caption" }</th><th scope="col">{ "thumbnail" }</th></tr></thead>
+                        <thead><tr><th scope="col">{ "label" }</th><th scope="col" class="num">{ "page" }</th><th scope="col">{ "caption" }</th><th scope="col">{ "thumbnail" }</th><th scope="col">{ "dataset" }</th></tr></thead>
                         <tbody>{ rows }</tbody>
                     </table>
                 </div>

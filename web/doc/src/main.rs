@@ -12,6 +12,12 @@
 mod app;
 mod bridge;
 mod caption_list;
+#[path = "../../src/datasets.rs"]
+mod datasets;
+mod draft;
+mod editor;
+#[path = "../../src/files.rs"]
+mod files;
 mod ground_panel;
 #[path = "../../src/shared.rs"]
 mod shared;

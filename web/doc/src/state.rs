@@ -138,17 +138,20 @@ pub enum View {
     Check,
     /// The caption index (`caption-list`).
     Captions,
+    /// The dataset editor (`editor-panel`).
+    Editor,
 }
 
 impl View {
     /// Every view, in button order.
-    pub const ALL: [View; 2] = [View::Check, View::Captions];
+    pub const ALL: [View; 3] = [View::Check, View::Captions, View::Editor];
 
     /// The name a `data-doc-view` attribute gives (`check`, `captions`).
     pub fn name(self) -> &'static str {
         match self {
             View::Check => "check",
             View::Captions => "captions",
+            View::Editor => "editor",
         }
     }
 
