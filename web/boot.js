@@ -2,6 +2,26 @@
 // Content-Security-Policy can say script-src 'self'.
 import init from './figeval-web.js';
 
+// Share links are raw DEFLATE (contract §10.2), made and opened by the browser's own
+// (De)CompressionStream so the app's WebAssembly carries no codec (src/browser.rs). Inflating
+// stops past `limit` bytes (null): the core's limit, so a DEFLATE bomb is refused.
+const through = (bytes, stream) => new Blob([bytes]).stream().pipeThrough(stream);
+globalThis.figevalDeflate = async (bytes) =>
+  new Uint8Array(await new Response(through(bytes, new CompressionStream('deflate-raw'))).arrayBuffer());
+globalThis.figevalInflate = async (bytes, limit) => {
+  const reader = through(bytes, new DecompressionStream('deflate-raw')).getReader();
+  const parts = [];
+  let n = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    n += r.value.length;
+    if (n > limit) { reader.cancel(); return null; }
+    parts.push(r.value);
+  }
+  const out = new Uint8Array(n);
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+};
+
 init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
 
 // The PDF viewer (web/pdfview.mjs, on pdf.js and its worker) loads only when a PDF is opened

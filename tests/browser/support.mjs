@@ -285,6 +285,8 @@ export async function dropFile(page, selector, name, text) {
 /** Loads a bundled dataset by id (`octave-manual-figures`, `nasa-apollo-11-figures`). */
 export async function loadBundled(page, id) {
   await page.click(`[data-testid=load-bundled][data-dataset="${id}"]`);
+  // All but the first are fetched: wait until it is the dataset on show.
+  await page.waitForSelector(`[data-testid=load-bundled][data-dataset="${id}"].active`);
   await page.waitForSelector('[data-testid=dataset-status]');
 }
 

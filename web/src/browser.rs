@@ -7,6 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{RequestCredentials, RequestInit, RequestMode};
 
 use crate::settings::Settings;
+use figeval::share::{self, Link, ShareError};
 
 const SETTINGS_KEY: &str = "figeval.settings.v1";
 
@@ -81,6 +82,40 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
         ));
     }
     Ok(text)
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `boot.js`: raw DEFLATE of bytes by the browser's `CompressionStream("deflate-raw")`.
+    #[wasm_bindgen(js_name = figevalDeflate)]
+    fn deflate_raw(bytes: &[u8]) -> js_sys::Promise;
+    /// `boot.js`: bytes inflated by `DecompressionStream("deflate-raw")`; `null` past `limit`.
+    #[wasm_bindgen(js_name = figevalInflate)]
+    fn inflate_raw(bytes: &[u8], limit: u32) -> js_sys::Promise;
+}
+
+/// What a share link's fragment holds: the core unwraps it and reads the payload, the browser
+/// inflates it within the core's limit (the page carries no inflater of its own).
+pub async fn open_link(fragment: &str) -> Result<Link, ShareError> {
+    let (kind, deflated) = share::unwrap_link(fragment)?;
+    let out = JsFuture::from(inflate_raw(&deflated, share::MAX_INFLATED_BYTES as u32))
+        .await
+        .map_err(|e| ShareError::NotDeflate(js_error_text(&e)))?;
+    if out.is_null() {
+        return Err(ShareError::InflatesTooLarge);
+    }
+    share::open_inflated(kind, js_sys::Uint8Array::new(&out).to_vec())
+}
+
+/// The raw DEFLATE of `bytes`, made by the browser (the page carries no compressor of its own).
+pub async fn deflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let out = JsFuture::from(deflate_raw(bytes)).await.map_err(|e| {
+        format!(
+            "the browser could not compress the link: {}",
+            js_error_text(&e)
+        )
+    })?;
+    Ok(js_sys::Uint8Array::new(&out).to_vec())
 }
 
 /// The page's fragment (`#…`), when it has one.

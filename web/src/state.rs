@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use figeval::share::Link;
+use figeval::share::{Link, ShareError};
 use figeval::{Dataset, Report, ReportError};
 use yew::Reducible;
 
@@ -312,8 +312,9 @@ pub enum Action {
         /// Its text.
         text: String,
     },
-    /// The page was opened with (or navigated to) a `#report=` or `#compare=` fragment.
-    OpenShareLink(String),
+    /// The page was opened with (or navigated to) a `#report=` or `#compare=` fragment: what
+    /// it holds, or why it cannot be opened (`browser::open_link`).
+    OpenShareLink(Result<Link, ShareError>),
     /// Put a report in a comparison slot: a file's text, or the current report when `None`.
     SetCompare {
         /// Which side.
@@ -364,7 +365,10 @@ impl AppState {
             after: None,
             compare_rest: Rc::new(Vec::new()),
         };
-        s.set_dataset(&format!("bundled: {}", first.file), first.text.into());
+        let text = first
+            .text
+            .expect("the first bundled dataset is inside the app");
+        s.set_dataset(&format!("bundled: {}", first.file), text.into());
         s
     }
 
@@ -628,7 +632,7 @@ impl AppState {
                 }
                 Err(e) => self.refuse_report(&name, &e),
             },
-            Action::OpenShareLink(fragment) => match figeval::share::decode_link(&fragment) {
+            Action::OpenShareLink(link) => match link {
                 Ok(Link::Report(r)) => {
                     self.banner = None;
                     self.show_report(OpenReport::new("share link", *r), None);
@@ -885,9 +889,14 @@ mod tests {
         assert_eq!(r.run.source, "pasted responses");
     }
 
+    /// What a link holds, as the page reads it (the core inflating here).
+    fn link(fragment: &str) -> Result<Link, ShareError> {
+        figeval::share::decode_link(fragment)
+    }
+
     #[test]
     fn a_corrupt_share_link_shows_a_message_and_keeps_the_state() {
-        let s = AppState::default().apply(Action::OpenShareLink("#report=%%%".into()));
+        let s = AppState::default().apply(Action::OpenShareLink(link("#report=%%%")));
         assert!(s.report.is_none());
         assert_eq!(s.banner.unwrap().title, "This share link cannot be opened");
     }
@@ -897,7 +906,8 @@ mod tests {
         let s = scored_offline(&[(4, 4)]);
         let report = s.report.clone().unwrap().report;
         let fragment = figeval::share::fragment(&report).unwrap();
-        let opened = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
+        let opened =
+            AppState::default().apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
         assert_eq!(*opened.report.unwrap().report, *report);
     }
 
@@ -921,7 +931,7 @@ mod tests {
         let fragment =
             figeval::share::compare_fragment(&[("before.json", &a), ("after.json", &b), ("c", &c)])
                 .unwrap();
-        let s = AppState::default().apply(Action::OpenShareLink(format!("#{fragment}")));
+        let s = AppState::default().apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
         assert_eq!(s.view, View::Compare);
         assert!(s.banner.is_none());
         let before = s.before.unwrap();
@@ -938,8 +948,8 @@ mod tests {
         let (a, b) = (scored(&[(4, 4)]), scored(&[(9, 9)]));
         let good = figeval::share::compare_fragment(&[("a", &a), ("b", &b)]).unwrap();
         let s = AppState::default()
-            .apply(Action::OpenShareLink(format!("#{good}")))
-            .apply(Action::OpenShareLink("#compare=%%%".into()));
+            .apply(Action::OpenShareLink(link(&format!("#{good}"))))
+            .apply(Action::OpenShareLink(link("#compare=%%%")));
         let banner = s.banner.unwrap();
         assert_eq!(banner.title, "This share link cannot be opened");
         assert!(banner.detail.contains("not base64url"), "{}", banner.detail);

@@ -9,6 +9,13 @@
 //! DEFLATE bomb) cannot exhaust memory. Other parameters may
 //! follow the payload after `&` (`#report=…&pdf=<url>`, the PDF the page offers to load);
 //! they are not part of it.
+//!
+//! Making a link is two steps, so that a shell may DEFLATE with what it has (the browser app
+//! uses the browser's own `CompressionStream("deflate-raw")` rather than carrying a compressor
+//! in its WebAssembly): [`report_payload`] / [`compare_payload`] give the JSON, and [`wrap`]
+//! turns its raw DEFLATE into the link's value within the limit. With the `deflate` feature (on
+//! by default) [`encode`], [`fragment`], [`encode_compare`] and [`compare_fragment`] do both
+//! with `miniz_oxide`. Opening a link ([`decode_link`]) needs no feature.
 
 use std::fmt;
 
@@ -133,9 +140,36 @@ struct ComparisonIn {
     reports: Vec<NamedReport>,
 }
 
-/// DEFLATE, then base64url, within [`MAX_ENCODED_BYTES`].
+/// The JSON a `report=` link carries: the report's compact JSON.
+pub fn report_payload(report: &Report) -> Vec<u8> {
+    serde_json::to_vec(report).expect("a report always serializes")
+}
+
+/// The JSON a `compare=` link carries: the named reports in order, the baseline first.
+pub fn compare_payload(reports: &[(&str, &Report)]) -> Result<Vec<u8>, ShareError> {
+    if reports.len() < MIN_COMPARED {
+        return Err(ShareError::TooFewReports {
+            count: reports.len(),
+        });
+    }
+    let out = ComparisonOut {
+        reports: reports
+            .iter()
+            .map(|&(name, report)| NamedOut { name, report })
+            .collect(),
+    };
+    Ok(serde_json::to_vec(&out).expect("a comparison always serializes"))
+}
+
+/// DEFLATE at level 9, then [`wrap`].
+#[cfg(feature = "deflate")]
 fn pack(json: &[u8]) -> Result<String, ShareError> {
-    let deflated = miniz_oxide::deflate::compress_to_vec(json, 9);
+    wrap(&miniz_oxide::deflate::compress_to_vec(json, 9))
+}
+
+/// The link's value for a payload's raw DEFLATE bytes: base64url without padding, within
+/// [`MAX_ENCODED_BYTES`].
+pub fn wrap(deflated: &[u8]) -> Result<String, ShareError> {
     let encoded = URL_SAFE_NO_PAD.encode(deflated);
     if encoded.len() > MAX_ENCODED_BYTES {
         return Err(ShareError::TooLarge {
@@ -145,33 +179,80 @@ fn pack(json: &[u8]) -> Result<String, ShareError> {
     Ok(encoded)
 }
 
-/// base64url, then inflate, within both limits, to UTF-8 text; `not_text` words a payload
-/// that is not UTF-8 as the kind of link it is.
-fn unpack(encoded: &str, not_text: fn(String) -> ShareError) -> Result<String, ShareError> {
+/// What kind of link a fragment is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `report=`.
+    Report,
+    /// `compare=`.
+    Compare,
+}
+
+/// The kind of a fragment (`#report=…` or `#compare=…`, the `#` optional) and its raw DEFLATE
+/// bytes: the value up to any `&`, within [`MAX_ENCODED_BYTES`], base64url-decoded. A shell
+/// inflates them (within [`MAX_INFLATED_BYTES`]) and hands the text to [`open_inflated`];
+/// [`decode_link`] does all three.
+pub fn unwrap_link(fragment: &str) -> Result<(LinkKind, Vec<u8>), ShareError> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    let (kind, value) = if let Some(v) = f.strip_prefix(COMPARE_PREFIX) {
+        (LinkKind::Compare, v)
+    } else if let Some(v) = f.strip_prefix(FRAGMENT_PREFIX) {
+        (LinkKind::Report, v)
+    } else {
+        return Err(ShareError::NotAReportLink);
+    };
+    Ok((kind, unwrap(value.split('&').next().unwrap_or(value))?))
+}
+
+/// The raw DEFLATE bytes of a link's value (without its key), within [`MAX_ENCODED_BYTES`].
+fn unwrap(encoded: &str) -> Result<Vec<u8>, ShareError> {
     if encoded.len() > MAX_ENCODED_BYTES {
         return Err(ShareError::TooLarge {
             bytes: encoded.len(),
         });
     }
-    let deflated = URL_SAFE_NO_PAD
+    URL_SAFE_NO_PAD
         .decode(encoded.trim())
-        .map_err(|e| ShareError::NotBase64(e.to_string()))?;
-    let json = decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
+        .map_err(|e| ShareError::NotBase64(e.to_string()))
+}
+
+/// Inflates within [`MAX_INFLATED_BYTES`].
+fn inflate(deflated: &[u8]) -> Result<Vec<u8>, ShareError> {
+    decompress_to_vec_with_limit(deflated, MAX_INFLATED_BYTES).map_err(|e| {
         if e.status == TINFLStatus::HasMoreOutput {
             ShareError::InflatesTooLarge
         } else {
             ShareError::NotDeflate(format!("{:?}", e.status))
         }
-    })?;
+    })
+}
+
+/// What an inflated payload of a `kind` link holds: its report, or its comparison (checked
+/// like [`decode_link`] checks it).
+pub fn open_inflated(kind: LinkKind, json: Vec<u8>) -> Result<Link, ShareError> {
+    match kind {
+        LinkKind::Report => {
+            report_of(text_of(json, ShareError::NotAReport)?).map(|r| Link::Report(Box::new(r)))
+        }
+        LinkKind::Compare => {
+            compare_of(text_of(json, ShareError::NotAComparison)?).map(Link::Compare)
+        }
+    }
+}
+
+/// The payload as UTF-8 text; `not_text` words one that is not as the kind of link it is.
+fn text_of(json: Vec<u8>, not_text: fn(String) -> ShareError) -> Result<String, ShareError> {
     String::from_utf8(json).map_err(|e| not_text(format!("not UTF-8 text ({})", e.utf8_error())))
 }
 
 /// Encodes a report as the value of the fragment's `report=` (without the prefix).
+#[cfg(feature = "deflate")]
 pub fn encode(report: &Report) -> Result<String, ShareError> {
-    pack(&serde_json::to_vec(report).expect("a report always serializes"))
+    pack(&report_payload(report))
 }
 
 /// The whole fragment for a report: `report=<encoded>`.
+#[cfg(feature = "deflate")]
 pub fn fragment(report: &Report) -> Result<String, ShareError> {
     Ok(format!("{FRAGMENT_PREFIX}{}", encode(report)?))
 }
@@ -188,7 +269,13 @@ pub fn decode_fragment(fragment: &str) -> Result<Report, ShareError> {
 
 /// Decodes the encoded value (without `report=`) into a report, within the limits.
 pub fn decode(encoded: &str) -> Result<Report, ShareError> {
-    let text = unpack(encoded, ShareError::NotAReport)?;
+    report_of(text_of(
+        inflate(&unwrap(encoded)?)?,
+        ShareError::NotAReport,
+    )?)
+}
+
+fn report_of(text: String) -> Result<Report, ShareError> {
     Report::parse(&text).map_err(|e| match e {
         ReportError::NotAReport(m) => ShareError::NotAReport(m),
         ReportError::Disagrees(_) => ShareError::Refused(e.to_string()),
@@ -197,22 +284,13 @@ pub fn decode(encoded: &str) -> Result<Report, ShareError> {
 
 /// Encodes named reports, in order (the first is the baseline), as the value of the
 /// fragment's `compare=` (without the prefix).
+#[cfg(feature = "deflate")]
 pub fn encode_compare(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
-    if reports.len() < MIN_COMPARED {
-        return Err(ShareError::TooFewReports {
-            count: reports.len(),
-        });
-    }
-    let out = ComparisonOut {
-        reports: reports
-            .iter()
-            .map(|&(name, report)| NamedOut { name, report })
-            .collect(),
-    };
-    pack(&serde_json::to_vec(&out).expect("a comparison always serializes"))
+    pack(&compare_payload(reports)?)
 }
 
 /// The whole fragment for a comparison: `compare=<encoded>`.
+#[cfg(feature = "deflate")]
 pub fn compare_fragment(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
     Ok(format!("{COMPARE_PREFIX}{}", encode_compare(reports)?))
 }
@@ -220,7 +298,13 @@ pub fn compare_fragment(reports: &[(&str, &Report)]) -> Result<String, ShareErro
 /// Decodes the encoded value (without `compare=`) into its reports, in order, within the
 /// limits.
 pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
-    let text = unpack(encoded, ShareError::NotAComparison)?;
+    compare_of(text_of(
+        inflate(&unwrap(encoded)?)?,
+        ShareError::NotAComparison,
+    )?)
+}
+
+fn compare_of(text: String) -> Result<Vec<NamedReport>, ShareError> {
     let parsed: ComparisonIn = serde_json::from_str(&text).map_err(|e| {
         ShareError::NotAComparison(format!("line {}, column {}: {e}", e.line(), e.column()))
     })?;
@@ -242,15 +326,11 @@ pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
 
 /// Decodes either kind of fragment (`#report=...` or `#compare=...`, the `#` optional).
 pub fn decode_link(fragment: &str) -> Result<Link, ShareError> {
-    let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    if let Some(encoded) = f.strip_prefix(COMPARE_PREFIX) {
-        decode_compare(encoded).map(Link::Compare)
-    } else {
-        decode_fragment(f).map(|r| Link::Report(Box::new(r)))
-    }
+    let (kind, deflated) = unwrap_link(fragment)?;
+    open_inflated(kind, inflate(&deflated)?)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "deflate"))]
 mod tests {
     use super::*;
     use crate::report::{ReportHeader, RunInfo};
@@ -284,6 +364,35 @@ mod tests {
             r,
             "a parameter after the report is not part of it"
         );
+    }
+
+    #[test]
+    fn a_link_unwrapped_then_inflated_elsewhere_opens_as_decode_link_opens_it() {
+        let r = report();
+        let f = format!("#{}&pdf=http://127.0.0.1:1/m.pdf", fragment(&r).unwrap());
+        let (kind, deflated) = unwrap_link(&f).unwrap();
+        assert_eq!(kind, LinkKind::Report);
+        let json = miniz_oxide::inflate::decompress_to_vec(&deflated).unwrap();
+        assert_eq!(json, report_payload(&r));
+        assert_eq!(open_inflated(kind, json).unwrap(), decode_link(&f).unwrap());
+        assert_eq!(wrap(&deflated).unwrap(), encode(&r).unwrap());
+        let c = format!(
+            "{}&pdf=x",
+            compare_fragment(&[("a", &r), ("b", &r)]).unwrap()
+        );
+        let (kind, deflated) = unwrap_link(&c).unwrap();
+        assert_eq!(kind, LinkKind::Compare);
+        let json = miniz_oxide::inflate::decompress_to_vec(&deflated).unwrap();
+        assert_eq!(open_inflated(kind, json).unwrap(), decode_link(&c).unwrap());
+        assert_eq!(unwrap_link("#pdf=x"), Err(ShareError::NotAReportLink));
+        assert!(matches!(
+            open_inflated(LinkKind::Report, vec![0xff]),
+            Err(ShareError::NotAReport(m)) if m.starts_with("not UTF-8")
+        ));
+        assert!(matches!(
+            wrap(&vec![0; MAX_ENCODED_BYTES]),
+            Err(ShareError::TooLarge { .. })
+        ));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::datasets::BUNDLED;
+use crate::datasets::{BUNDLED, TEXTS};
 use crate::draft::{Action, Edit, Editor, PICKER_PAGES, STORAGE_KEY};
 use crate::files;
 use crate::state::{Doc, Pdf};
@@ -435,9 +435,9 @@ pub fn editor_panel() -> Html {
                     <input type="file" accept=".json,application/json" data-testid="editor-import" onchange={on_import} />
                     <span>{ "Import a dataset…" }</span>
                 </label>
-                { for BUNDLED.iter().map(|b| html! {
+                { for BUNDLED.iter().zip(TEXTS).map(|(b, text)| html! {
                     <button type="button" class="ghost" data-testid="editor-open-bundled" data-dataset={b.id}
-                            onclick={open(b.text, format!("{} ({})", b.title, b.file))}>{ format!("Open {}", b.title) }</button>
+                            onclick={open(b.text.unwrap_or(text), format!("{} ({})", b.title, b.file))}>{ format!("Open {}", b.title) }</button>
                 }) }
                 if let Some(onclick) = on_loaded {
                     <button type="button" class="ghost" data-testid="editor-open-loaded" {onclick}>{ "Edit the loaded dataset" }</button>

@@ -33,7 +33,10 @@ use crate::state::{Action, AppState, RunStatus, View};
 fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
     if let Some(f) = browser::fragment() {
         if f.starts_with("#report=") || f.starts_with("#compare=") {
-            dispatch.dispatch(Action::OpenShareLink(f));
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                dispatch.dispatch(Action::OpenShareLink(browser::open_link(&f).await));
+            });
         }
     }
 }

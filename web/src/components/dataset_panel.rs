@@ -91,9 +91,26 @@ pub fn dataset_panel(props: &DatasetPanelProps) -> Html {
     let bundled = BUNDLED.iter().map(|b| {
         let d = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
+            let source = format!("bundled: {}", b.file);
+            let Some(text) = b.text else {
+                let d = d.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    match browser::fetch_text(b.file).await {
+                        Ok(text) => d.dispatch(Action::LoadDataset {
+                            source,
+                            text: text.into(),
+                        }),
+                        Err(detail) => d.dispatch(Action::Error {
+                            title: "The dataset could not be fetched".into(),
+                            detail,
+                        }),
+                    }
+                });
+                return;
+            };
             d.dispatch(Action::LoadDataset {
-                source: format!("bundled: {}", b.file),
-                text: b.text.into(),
+                source,
+                text: text.into(),
             })
         });
         let active = props.source.ends_with(b.file) && props.source.starts_with("bundled");

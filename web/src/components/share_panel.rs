@@ -1,7 +1,7 @@
 //! Sharing as a link: `#report=` holds one report, `#compare=` the reports of a comparison
 //! (figeval::share), so nothing leaves the browser until the link is pasted somewhere.
 
-use figeval::Report;
+use figeval::{share, Report};
 use yew::prelude::*;
 
 use crate::browser;
@@ -24,19 +24,21 @@ pub struct SharePanelProps {
 /// anyway), so it must not hold up the view's first paint.
 pub const EAGER_MAX_ITEMS: usize = 1_000;
 
-/// The link (a `#report=` link for one report, `#compare=` for more), or why there is none.
-fn make_link(
-    reports: &[(AttrValue, Shared<Report>)],
-) -> Result<String, figeval::share::ShareError> {
-    let fragment = match reports {
-        [(_, one)] => figeval::share::fragment(one)?,
+/// The link (a `#report=` link for one report, `#compare=` for more), or why there is none:
+/// the payload from the core, compressed by the browser, wrapped by the core.
+async fn make_link(reports: Vec<(AttrValue, Shared<Report>)>) -> Result<String, String> {
+    let (prefix, payload) = match &reports[..] {
+        [(_, one)] => (share::FRAGMENT_PREFIX, share::report_payload(one)),
         many => {
             let named: Vec<(&str, &Report)> =
                 many.iter().map(|(n, r)| (n.as_str(), &**r)).collect();
-            figeval::share::compare_fragment(&named)?
+            let payload = share::compare_payload(&named).map_err(|e| e.to_string())?;
+            (share::COMPARE_PREFIX, payload)
         }
     };
-    Ok(format!("{}#{fragment}", browser::page_address()))
+    let deflated = browser::deflate(&payload).await?;
+    let value = share::wrap(&deflated).map_err(|e| e.to_string())?;
+    Ok(format!("{}#{prefix}{value}", browser::page_address()))
 }
 
 /// The link, its copy button, or why there is none.
@@ -48,16 +50,34 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
     let making = use_state(|| None::<Vec<(AttrValue, Shared<Report>)>>);
     let items: usize = props.reports.iter().map(|(_, r)| r.per_item.len()).sum();
     let wanted = items <= EAGER_MAX_ITEMS || requested.as_ref() == Some(&props.reports);
-    let link = use_memo((props.reports.clone(), wanted), |(r, wanted)| {
-        wanted.then(|| make_link(r))
-    });
+    // The link of the reports it was made for: made (in the background) once wanted.
+    let made = use_state(|| None::<(Vec<(AttrValue, Shared<Report>)>, Result<String, String>)>);
+    {
+        let made = made.clone();
+        use_effect_with((props.reports.clone(), wanted), move |(reports, wanted)| {
+            if *wanted {
+                let reports = reports.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let link = make_link(reports.clone()).await;
+                    made.set(Some((reports, link)));
+                });
+            }
+        });
+    }
+    let link = match &*made {
+        Some((r, link)) if wanted && *r == props.reports => Some(link),
+        _ => None,
+    };
     let copied = use_state(|| false);
     let (what, holder) = match props.reports.len() {
         1 => ("The whole report is".to_string(), "This report has"),
         n => (format!("All {n} reports are"), "These reports have"),
     };
-    let Some(link) = &*link else {
-        let busy = making.as_ref() == Some(&props.reports);
+    let Some(link) = link else {
+        if wanted && items <= EAGER_MAX_ITEMS {
+            return html! { <p class="muted small" data-testid={id("share-pending")}>{ "Making the share link…" }</p> };
+        }
+        let busy = wanted || making.as_ref() == Some(&props.reports);
         let make = {
             let reports = props.reports.clone();
             let requested = requested.clone();
@@ -110,7 +130,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             }
         }
         Err(e) => html! {
-            <p class="field-error" data-testid={id("share-error")}>{ e.to_string() }</p>
+            <p class="field-error" data-testid={id("share-error")}>{ e.clone() }</p>
         },
     }
 }
