@@ -14,15 +14,16 @@ pub struct Bundled {
     pub text: Option<&'static str>,
 }
 
+/// The first bundled dataset's text, inside the app.
+const NASA: &str = include_str!("../../data/eval_datasets/nasa-apollo-11-figures.json");
+
 /// Every bundled dataset; the first is loaded at start.
 pub const BUNDLED: [Bundled; 2] = [
     Bundled {
         id: "nasa-apollo-11-figures",
         title: "NASA Apollo 11 figures",
         file: "nasa-apollo-11-figures.json",
-        text: Some(include_str!(
-            "../../data/eval_datasets/nasa-apollo-11-figures.json"
-        )),
+        text: Some(NASA),
     },
     Bundled {
         id: "octave-manual-figures",
@@ -37,7 +38,7 @@ pub const BUNDLED: [Bundled; 2] = [
 /// and fetches the rest, so it never uses (nor links) these.
 #[allow(dead_code)]
 pub const TEXTS: [&str; 2] = [
-    include_str!("../../data/eval_datasets/nasa-apollo-11-figures.json"),
+    NASA,
     include_str!("../../data/eval_datasets/octave-manual-figures.json"),
 ];
 
