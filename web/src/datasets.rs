@@ -49,13 +49,17 @@ mod tests {
     #[test]
     fn every_bundled_dataset_is_valid() {
         assert!(BUNDLED[0].text.is_some(), "the first is inside the app");
+        // This file is compiled into both `web` and `web/doc`: find the repository's data
+        // folder from whichever crate runs the test.
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .map(|dir| dir.join("data/eval_datasets"))
+            .find(|dir| dir.is_dir())
+            .expect("data/eval_datasets above the crate");
         for b in &BUNDLED {
-            let path = format!(
-                "{}/../data/eval_datasets/{}",
-                env!("CARGO_MANIFEST_DIR"),
-                b.file
-            );
-            let text = std::fs::read_to_string(&path).unwrap();
+            let path = data.join(b.file);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(b.text.is_none_or(|t| t == text), "{}", b.id);
             assert!(TEXTS.contains(&text.as_str()), "{}", b.id);
             let d = figeval::Dataset::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", b.id));
