@@ -225,6 +225,61 @@ fn a_resume_after_a_failure_asks_only_for_the_missing_items() {
 }
 
 #[test]
+fn a_live_report_and_the_score_of_its_capture_state_the_same_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("c.jsonl");
+    let cap = capture.to_str().unwrap();
+    let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
+    let settings = [
+        "--top-k",
+        "7",
+        "--cache-mode",
+        "refresh",
+        "--max-precise-span",
+        "4",
+    ];
+    let o = run(
+        &server,
+        dir.path(),
+        &[&["--capture", cap][..], &settings].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let live = report(&String::from_utf8_lossy(&o.stdout));
+    let ds = dir.path().join("d.json");
+    let o = figeval(&[
+        "score",
+        "--responses",
+        cap,
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--max-precise-span",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let offline = report(&String::from_utf8_lossy(&o.stdout));
+    let header = |r: &Value| {
+        [
+            "corpus_id",
+            "base_url",
+            "top_k",
+            "cache_mode",
+            "max_precise_span_pages",
+        ]
+        .map(|k| (k, r[k].clone()))
+    };
+    let expected = [
+        ("corpus_id", Value::from("c")),
+        ("base_url", Value::from(server.base_url.as_str())),
+        ("top_k", Value::from(7)),
+        ("cache_mode", Value::from("refresh")),
+        ("max_precise_span_pages", Value::from(4)),
+    ];
+    assert_eq!(header(&live), expected);
+    assert_eq!(header(&offline), expected);
+    assert_eq!(settled(offline), settled(live));
+}
+
+#[test]
 fn a_resume_with_other_search_settings_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let capture = dir.path().join("c.jsonl");

@@ -106,14 +106,16 @@ fn pair(d: &Dataset, text: &str, allow_missing: bool) -> Result<Scored, figeval:
 
 fn report(d: &Dataset, s: Scored) -> Report {
     let n = s.records.len();
-    let r = s.into_report(
-        &d.corpus_id,
-        ScoreConfig::default(),
+    let r = Report::build(
+        s,
         RunInfo {
             source: "fuzz".into(),
             ..RunInfo::default()
         },
     );
+    // The header states what the pairing scored with: the dataset's corpus, its settings.
+    assert_eq!(r.corpus_id, d.corpus_id);
+    assert_eq!(r.score_config(), ScoreConfig::default());
     common::check_built_summary("overall", &r.summary, n);
     let per_group: u64 = r.groups().map(|(_, s)| s.n).sum();
     assert_eq!(per_group, n as u64, "groups must partition the items");

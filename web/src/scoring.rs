@@ -1,10 +1,10 @@
 //! Turning responses into a report, through `figeval` only: a live run's envelopes and an
-//! offline capture go through the same [`figeval::CaptureReader`] the command line uses, so the
-//! numbers in the browser are the command line's numbers.
+//! offline capture go through the same [`figeval::CaptureReader`] and [`figeval::Report::build`]
+//! the command line uses, so the numbers and settings in the browser are the command line's.
 
 use figeval::snippet::Snippet;
 use figeval::{
-    CaptureErrors, CaptureReader, Dataset, Pairing, Report, ReportHeader, RunInfo, ScoreConfig,
+    CaptureErrors, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig, Scored,
 };
 
 use crate::settings::RunConfig;
@@ -21,61 +21,43 @@ fn pairing(dataset: &Dataset, config: ScoreConfig) -> Pairing<'_> {
     p
 }
 
-/// When and how long a run went, filled in by the shell (the scoring core has no clock).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RunFacts {
-    /// RFC 3339 start time, when known.
-    pub started_at: Option<String>,
-    /// Seconds.
-    pub duration_s: f64,
-    /// Retried requests.
-    pub retries: u64,
-}
-
-fn run_info(source: &str, facts: &RunFacts) -> RunInfo {
-    RunInfo {
-        tool_version: figeval::VERSION.to_string(),
-        started_at: facts.started_at.clone(),
-        duration_s: facts.duration_s,
-        retries: facts.retries,
-        source: source.to_string(),
-    }
+/// The report of what was scored (the core's one way to build it), and what the matches said.
+fn report(mut scored: Scored, run: RunInfo) -> (Report, Said) {
+    let said = Shared::new(std::mem::take(&mut scored.snippets));
+    (Report::build(scored, run), said)
 }
 
 /// Scores a capture in any form of contract §6. The report's base URL, top_k and cache mode are
-/// the ones the capture recorded (when every response recorded the same ones).
+/// the ones the capture recorded (when every response recorded the same ones); `run` says
+/// where it came from and when.
 pub fn score_capture(
     dataset: &Dataset,
     text: &str,
     allow_missing: bool,
     max_precise_span_pages: u32,
-    source: &str,
-    facts: &RunFacts,
+    run: RunInfo,
 ) -> Result<(Report, Said), String> {
     let config = ScoreConfig {
         max_precise_span_pages,
     };
     let read = CaptureReader::read_str(pairing(dataset, config), text);
-    let mut scored = read
+    let scored = read
         .pairing
         .finish(allow_missing)
         .map_err(|e| match read.cut_off {
             Some(cut) => format!("{e}\n(note: {cut})"),
             None => e.to_string(),
         })?;
-    let said = Shared::new(std::mem::take(&mut scored.snippets));
-    Ok((
-        scored.into_report(&dataset.corpus_id, config, run_info(source, facts)),
-        said,
-    ))
+    Ok(report(scored, run))
 }
 
-/// Scores the envelopes of a live run (one per item, in dataset order).
+/// Scores the envelopes of a live run (one per item, in dataset order). The report states the
+/// search parameters the envelopes recorded: the ones the run asked with.
 pub fn score_live<'a>(
     dataset: &Dataset,
     lines: impl IntoIterator<Item = &'a str>,
     config: &RunConfig,
-    facts: &RunFacts,
+    run: RunInfo,
 ) -> Result<(Report, Said), CaptureErrors> {
     let mut reader = CaptureReader::new(pairing(
         dataset,
@@ -87,22 +69,7 @@ pub fn score_live<'a>(
         reader.feed_line(line);
     }
     let scored = reader.end().pairing.finish(false)?;
-    let header = ReportHeader {
-        corpus_id: dataset.corpus_id.clone(),
-        base_url: Some(config.base_url.clone()),
-        top_k: Some(config.top_k),
-        cache_mode: Some(config.cache_mode),
-        max_precise_span_pages: config.max_precise_span_pages,
-    };
-    Ok((
-        Report::build(
-            header,
-            scored.records,
-            scored.unscored,
-            run_info("live", facts),
-        ),
-        Shared::new(scored.snippets),
-    ))
+    Ok(report(scored, run))
 }
 
 #[cfg(test)]
@@ -159,7 +126,7 @@ pub(crate) mod tests {
         .map(|b| b.to_string())
         .collect::<Vec<_>>()
         .join("\n");
-        let (r, said) = score_capture(&d, &text, false, 3, "pasted", &RunFacts::default()).unwrap();
+        let (r, said) = score_capture(&d, &text, false, 3, from("pasted")).unwrap();
         assert_eq!(r.summary.n, 3);
         // What the matches said is kept per record, rank by rank.
         assert_eq!(said.len(), 3);
@@ -176,18 +143,33 @@ pub(crate) mod tests {
     fn a_missing_response_is_an_error_unless_allowed() {
         let d = dataset();
         let text = body("Where is the chart?", &[(4, 4)]).to_string();
-        let err = score_capture(&d, &text, false, 3, "x", &RunFacts::default()).unwrap_err();
+        let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
         assert!(err.to_string().contains("2 item(s) with no response"));
-        let (r, said) = score_capture(&d, &text, true, 3, "x", &RunFacts::default()).unwrap();
+        let (r, said) = score_capture(&d, &text, true, 3, from("x")).unwrap();
         assert_eq!(r.summary.n, 1);
         assert_eq!(said.len(), 1, "the snippets line up with per_item");
         assert_eq!(r.unscored.len(), 2);
     }
 
+    /// The run facts of a report from `source`.
+    fn from(source: &str) -> RunInfo {
+        RunInfo {
+            source: source.into(),
+            ..RunInfo::default()
+        }
+    }
+
     #[test]
-    fn a_live_run_scores_like_its_capture_read_back() {
+    fn a_live_run_scores_like_its_capture_read_back_and_states_the_same_settings() {
         let d = dataset();
-        let config = Settings::default().validate().unwrap();
+        let settings = Settings {
+            base_url: "http://h:1/api".into(),
+            top_k: "7".into(),
+            cache_mode: "refresh".into(),
+            max_precise_span: "4".into(),
+            ..Settings::default()
+        };
+        let config = settings.validate().unwrap();
         let lines: Vec<String> = d
             .items
             .iter()
@@ -199,30 +181,43 @@ pub(crate) mod tests {
                 )
             })
             .collect();
-        let (live, live_said) = score_live(
-            &d,
-            lines.iter().map(String::as_str),
-            &config,
-            &RunFacts::default(),
-        )
-        .unwrap();
-        let (offline, offline_said) = score_capture(
-            &d,
-            &lines.join("\n"),
-            false,
-            3,
-            "capture.jsonl",
-            &RunFacts::default(),
-        )
-        .unwrap();
-        assert_eq!(live.summary, offline.summary);
-        assert_eq!(live.by_group, offline.by_group);
-        assert_eq!(live.per_item, offline.per_item);
+        let (live, live_said) =
+            score_live(&d, lines.iter().map(String::as_str), &config, from("live")).unwrap();
+        let (offline, offline_said) =
+            score_capture(&d, &lines.join("\n"), false, 4, from("capture.jsonl")).unwrap();
+        assert_eq!(live.run.source, "live");
         assert_eq!(*live_said, *offline_said);
         assert_eq!(live_said.len(), 3);
-        // The capture recorded the search parameters, so offline scoring knows them too.
-        assert_eq!(offline.base_url.as_deref(), Some(config.base_url.as_str()));
-        assert_eq!(offline.top_k, Some(5));
-        assert_eq!(live.run.source, "live");
+        let header = |r: &Report| {
+            let v = serde_json::to_value(r).unwrap();
+            [
+                "corpus_id",
+                "base_url",
+                "top_k",
+                "cache_mode",
+                "max_precise_span_pages",
+            ]
+            .map(|k| (k, v[k].clone()))
+        };
+        // The header `figeval run` writes for these settings (figeval's own tests hold the
+        // command line to the same).
+        assert_eq!(
+            header(&live),
+            [
+                ("corpus_id", json!("demo")),
+                ("base_url", json!("http://h:1/api")),
+                ("top_k", json!(7)),
+                ("cache_mode", json!("refresh")),
+                ("max_precise_span_pages", json!(4)),
+            ]
+        );
+        // Offline scoring of the run's capture is the same report, header and all.
+        assert_eq!(
+            Report {
+                run: live.run.clone(),
+                ..offline
+            },
+            live
+        );
     }
 }

@@ -6,11 +6,11 @@
 use std::rc::Rc;
 
 use figeval::share::{Link, ShareError};
-use figeval::{Dataset, Report, ReportError};
+use figeval::{Dataset, Report, ReportError, RunInfo};
 use yew::Reducible;
 
 use crate::datasets;
-use crate::scoring::{self, RunFacts, Said};
+use crate::scoring::{self, Said};
 use crate::settings::{RunConfig, Settings};
 use crate::shared::Shared;
 
@@ -464,18 +464,15 @@ impl AppState {
             self.banner("The live run stopped", msg);
             return;
         }
-        let facts = RunFacts {
+        let run = RunInfo {
             started_at: self.run.started_at.clone(),
             duration_s: (self.run.elapsed_s * 1000.0).round() / 1000.0,
             retries: self.run.retries,
+            source: "live".into(),
+            ..RunInfo::default()
         };
         let lines = self.run.lines.clone();
-        match scoring::score_live(
-            &dataset,
-            lines.iter().flatten().map(|l| &**l),
-            &config,
-            &facts,
-        ) {
+        match scoring::score_live(&dataset, lines.iter().flatten().map(|l| &**l), &config, run) {
             Ok(scored) => {
                 self.run.status = RunStatus::Finished;
                 self.banner = None;
@@ -530,18 +527,18 @@ impl AppState {
                         return self;
                     }
                 };
-                let facts = RunFacts {
-                    started_at: Some(started_at),
-                    ..RunFacts::default()
-                };
                 let source = self.responses_source.to_string();
+                let run = RunInfo {
+                    started_at: Some(started_at),
+                    source: source.clone(),
+                    ..RunInfo::default()
+                };
                 match scoring::score_capture(
                     &dataset,
                     &self.responses_text,
                     self.allow_missing,
                     span,
-                    &source,
-                    &facts,
+                    run,
                 ) {
                     Ok(scored) => {
                         self.banner = None;

@@ -285,9 +285,8 @@ mod tests {
             figeval::Pairing::new(&dataset, config),
             &body.to_string(),
         );
-        let report = read.pairing.finish(true).unwrap().into_report(
-            &dataset.corpus_id,
-            config,
+        let report = figeval::Report::build(
+            read.pairing.finish(true).unwrap(),
             figeval::RunInfo::default(),
         );
         let fragment = share::fragment(&report).unwrap();

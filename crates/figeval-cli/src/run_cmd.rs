@@ -6,7 +6,6 @@
 //! first failure stops new searches, lets those in flight finish into the capture, and ends
 //! the run with exit 3 and no report: a failure is never scored as a miss.
 
-use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -17,8 +16,7 @@ use std::time::{Duration, Instant};
 
 use figeval::live::{self, Transport};
 use figeval::{
-    score_item, CutOff, Dataset, Item, ItemRecord, Pairing, Report, ReportHeader, RunInfo,
-    ScoreConfig, SearchRequest,
+    CutOff, Dataset, Item, ItemRecord, Pairing, Report, RunInfo, ScoreConfig, SearchRequest,
 };
 
 use crate::fail::{Failure, Outcome};
@@ -55,17 +53,15 @@ pub fn run(args: &RunArgs) -> Outcome {
         max_precise_span_pages: args.max_precise_span,
     };
     let n = dataset.items.len();
-    let mut records: Vec<Option<ItemRecord>> = vec![None; n];
-    let mut from_capture = vec![false; n];
+    // Every answer is scored by one pairing, the capture's first when resuming, so the report
+    // states the settings it was scored and asked with by construction.
+    let mut pairing = Pairing::new(&dataset, config);
     // Where the capture's complete lines end, when a crash cut its last line off.
     let mut complete_lines_end = None;
     if args.resume {
         let capture = args.capture.as_deref().expect("clap requires --capture");
-        let (kept, cut_off) = resume_records(capture, &dataset, config, &request)?;
-        for (i, r) in kept {
-            records[i] = Some(r);
-            from_capture[i] = true;
-        }
+        let cut_off;
+        (pairing, cut_off) = resume(capture, pairing, &request)?;
         if let Some(cut) = cut_off {
             eprintln!(
                 "figeval: note: {}: {cut}; this run asks for it again",
@@ -78,7 +74,8 @@ pub fn run(args: &RunArgs) -> Outcome {
         Some(path) => Some(open_capture(path, args.resume, complete_lines_end)?),
         None => None,
     };
-    let todo: Vec<usize> = (0..n).filter(|&i| records[i].is_none()).collect();
+    let from_capture: Vec<bool> = pairing.records().iter().map(Option::is_some).collect();
+    let todo: Vec<usize> = (0..n).filter(|&i| !from_capture[i]).collect();
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs_f64(timeout))
         .build();
@@ -94,7 +91,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     // Answers safely in the capture: those it held, and those written since.
     let mut in_capture = from_capture.iter().filter(|&&c| c).count();
     let workers = (args.concurrency as usize).min(todo.len());
-    progress.advance(&records, &from_capture);
+    progress.advance(pairing.records(), &from_capture);
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel::<(usize, Result<Answer, String>)>();
         for _ in 0..workers {
@@ -138,8 +135,8 @@ pub fn run(args: &RunArgs) -> Outcome {
                             }
                         }
                     }
-                    records[i] = Some(score_item(item, &a.matches, config));
-                    progress.advance(&records, &from_capture);
+                    pairing.add_answer(i, &request, &a.matches);
+                    progress.advance(pairing.records(), &from_capture);
                 }
                 Err(cause) => {
                     stop.store(true, Ordering::SeqCst);
@@ -155,7 +152,7 @@ pub fn run(args: &RunArgs) -> Outcome {
             }
         }
     });
-    let answered = records.iter().filter(|r| r.is_some()).count();
+    let answered = pairing.records().iter().flatten().count();
     let kept = match &args.capture {
         Some(path) => format!(
             "{in_capture} of {n} answers are in the capture {}; run again with --resume to ask only for the rest",
@@ -180,16 +177,11 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         (None, None) => {}
     }
+    let scored = pairing
+        .finish(false)
+        .map_err(|e| Failure::Input(format!("the run's answers cannot be scored: {e}")))?;
     let report = Report::build(
-        ReportHeader {
-            corpus_id: dataset.corpus_id.clone(),
-            base_url: Some(base_url.to_string()),
-            top_k: Some(args.top_k),
-            cache_mode: Some(args.cache_mode),
-            max_precise_span_pages: args.max_precise_span,
-        },
-        records.into_iter().flatten().collect(),
-        Vec::new(),
+        scored,
         RunInfo {
             started_at: Some(started_at),
             duration_s: clock.elapsed().as_secs_f64(),
@@ -202,21 +194,18 @@ pub fn run(args: &RunArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Records kept from a capture, with their dataset indices.
-type Kept = Vec<(usize, ItemRecord)>;
-
-/// The records a capture already holds, for `--resume`, and its last line if a crash cut it
-/// off. The capture must otherwise be clean (no unknown, duplicate or unreadable answers) and
-/// made with the same search parameters.
-fn resume_records(
+/// Reads the capture into `pairing`, for `--resume`: the answers it already holds, and its
+/// last line if a crash cut it off. The capture must otherwise be clean (no unknown, duplicate
+/// or unreadable answers) and made with the same search parameters. A capture that does not
+/// exist yet holds nothing.
+fn resume<'d>(
     path: &Path,
-    dataset: &Dataset,
-    config: ScoreConfig,
+    pairing: Pairing<'d>,
     request: &SearchRequest<'_>,
-) -> Result<(Kept, Option<CutOff>), Failure> {
+) -> Result<(Pairing<'d>, Option<CutOff>), Failure> {
     let file = match File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((pairing, None)),
         Err(e) => {
             return Err(Failure::Input(format!(
                 "cannot read {}: {e}",
@@ -224,24 +213,12 @@ fn resume_records(
             )))
         }
     };
-    let read = score_cmd::read_capture(BufReader::new(file), Pairing::new(dataset, config))
+    let read = score_cmd::read_capture(BufReader::new(file), pairing)
         .map_err(|e| Failure::Input(format!("cannot resume from {}: {e}", path.display())))?;
-    let cut_off = read.cut_off;
-    let scored = match read.pairing.finish(true) {
-        Ok(s) => s,
-        Err(e) if e.0 == [figeval::CaptureError::Empty] => return Ok((Vec::new(), cut_off)),
-        Err(e) => {
-            return Err(Failure::Input(format!(
-                "cannot resume from {}: {e}",
-                path.display()
-            )))
-        }
-    };
-    let r = &scored.request;
-    let same = r.base_url.as_deref() == Some(request.base_url)
-        && r.top_k == Some(request.top_k)
-        && r.cache_mode == Some(request.cache_mode);
-    if !same {
+    read.pairing
+        .check()
+        .map_err(|e| Failure::Input(format!("cannot resume from {}: {e}", path.display())))?;
+    if !read.pairing.asked_with(request) {
         return Err(Failure::Input(format!(
             "cannot resume from {}: its answers were not all asked with base URL {}, top_k {} and \
              cache mode {}; start a new capture",
@@ -251,18 +228,7 @@ fn resume_records(
             request.cache_mode
         )));
     }
-    let index: HashMap<&str, usize> = dataset
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.question.as_str(), i))
-        .collect();
-    let kept = scored
-        .records
-        .into_iter()
-        .map(|r| (index[r.question.as_str()], r))
-        .collect();
-    Ok((kept, cut_off))
+    Ok((read.pairing, read.cut_off))
 }
 
 /// Opens the capture: new, or (`append`) to be completed, first cut back to

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use figeval::{CaptureRead, CaptureReader, Pairing, RunInfo, ScoreConfig};
+use figeval::{CaptureRead, CaptureReader, Pairing, Report, RunInfo, ScoreConfig};
 
 use crate::clock;
 use crate::fail::{Failure, Outcome};
@@ -31,9 +31,8 @@ pub fn run(
         .pairing
         .finish(allow_missing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    let report = scored.into_report(
-        &dataset.corpus_id,
-        config,
+    let report = Report::build(
+        scored,
         RunInfo {
             started_at: Some(started_at),
             duration_s: clock.elapsed().as_secs_f64(),

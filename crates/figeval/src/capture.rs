@@ -25,8 +25,9 @@ use serde::Deserialize;
 
 use crate::dataset::{strip_position, Dataset};
 use crate::describe;
-use crate::report::{CacheMode, Report, ReportHeader, RequestInfo, RunInfo};
-use crate::response::{Body, BodySeed, RequestFields, Response, ResponseProblem};
+use crate::report::{CacheMode, RequestInfo};
+use crate::request::SearchRequest;
+use crate::response::{Body, BodySeed, Match, RequestFields, Response, ResponseProblem};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
 use crate::snippet::{self, Snippet};
 use crate::trec::{self, RankedPage, SpanTooWide};
@@ -210,37 +211,26 @@ impl fmt::Display for CaptureErrors {
 
 impl std::error::Error for CaptureErrors {}
 
-/// The outcome of pairing: records in dataset order, and what went unscored.
+/// The outcome of pairing, everything a report is made of but its run facts
+/// ([`crate::Report::build`]): the dataset's corpus, the settings the records were scored with,
+/// the search parameters the responses were asked with, the records and what went unscored
+/// (and, for the page's ranked window, what the matches said: not part of a report).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
+    /// The dataset's corpus.
+    pub corpus_id: String,
+    /// The settings every record was scored with.
+    pub config: ScoreConfig,
+    /// The search parameters, when every response recorded the same ones (a live answer
+    /// records the request it was asked with, as its capture line does).
+    pub request: RequestInfo,
     /// One record per scored item, in dataset order.
     pub records: Vec<ItemRecord>,
     /// Questions with no response (only when missing responses were allowed).
     pub unscored: Vec<String>,
-    /// The search parameters, when every response recorded the same ones.
-    pub request: RequestInfo,
     /// What each record's top matches said, one list per record (in the same order), when
     /// the pairing kept them ([`Pairing::keep_snippets`]); empty otherwise.
     pub snippets: Vec<Vec<Snippet>>,
-}
-
-impl Scored {
-    /// The report of these records for `corpus_id`, scored with `config`: the search
-    /// parameters in its header are the ones the capture recorded.
-    pub fn into_report(self, corpus_id: &str, config: ScoreConfig, run: RunInfo) -> Report {
-        Report::build(
-            ReportHeader {
-                corpus_id: corpus_id.to_string(),
-                base_url: self.request.base_url,
-                top_k: self.request.top_k,
-                cache_mode: self.request.cache_mode,
-                max_precise_span_pages: config.max_precise_span_pages,
-            },
-            self.records,
-            self.unscored,
-            run,
-        )
-    }
 }
 
 /// Whether a capture whose first non-blank line is `first_line` must be read as one document
@@ -655,21 +645,87 @@ impl<'d> Pairing<'d> {
         !self.errors.is_empty() || !self.unknown.is_empty() || !self.duplicates.is_empty()
     }
 
+    /// Every problem found so far (unknown, duplicate or unreadable responses), as
+    /// [`Pairing::finish`] would list them; items still unanswered are not a problem here.
+    /// What a resume checks before it asks for the rest.
+    pub fn check(&self) -> Result<(), CaptureErrors> {
+        let errors = self.problems(
+            self.errors.clone(),
+            self.unknown.clone(),
+            self.duplicates.clone(),
+        );
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(CaptureErrors(errors))
+        }
+    }
+
+    fn problems(
+        &self,
+        mut errors: Vec<CaptureError>,
+        unknown: Vec<String>,
+        duplicates: Vec<String>,
+    ) -> Vec<CaptureError> {
+        if self.dropped_errors > 0 {
+            errors.push(CaptureError::More(self.dropped_errors));
+        }
+        if !unknown.is_empty() {
+            errors.push(CaptureError::UnknownQuestions(unknown));
+        }
+        if !duplicates.is_empty() {
+            errors.push(CaptureError::DuplicateResponses(duplicates));
+        }
+        errors
+    }
+
+    /// Whether every response so far recorded that it was asked with `request` (true before
+    /// the first): a capture a live run may complete.
+    pub fn asked_with(&self, request: &SearchRequest<'_>) -> bool {
+        match &self.request {
+            None => true,
+            Some(recorded) => recorded.as_ref() == Some(&RequestFields::of(request)),
+        }
+    }
+
+    /// Scores a live answer to the item at `index` (dataset order), asked with `request`: it
+    /// counts as the capture line of that answer would ([`SearchRequest::envelope_line`]), so a
+    /// live run's report and its capture's agree by construction. `None` (and nothing
+    /// recorded) for an index outside the dataset; a second answer to an item is a duplicate.
+    pub fn add_answer(
+        &mut self,
+        index: usize,
+        request: &SearchRequest<'_>,
+        matches: &[Match],
+    ) -> Option<&ItemRecord> {
+        let item = self.dataset.items.get(index)?;
+        self.responses += 1;
+        self.note_request(Some(RequestFields::of(request)));
+        if std::mem::replace(&mut self.seen[index], true) {
+            self.duplicates.push(item.question.clone());
+            return None;
+        }
+        if let Some(runs) = &mut self.page_runs {
+            runs[index] = Some(trec::page_run(matches));
+        }
+        if let Some(snippets) = &mut self.snippets {
+            snippets[index] = Some(snippet::of_matches(matches));
+        }
+        self.records[index] = Some(score_item(item, matches, self.config));
+        self.records[index].as_ref()
+    }
+
     /// Ends pairing: the scored records, or every problem found.
     ///
     /// With `allow_missing`, items without a response are listed as unscored instead of being
     /// an error; they are left out of every summary's `n`.
-    pub fn finish(self, allow_missing: bool) -> Result<Scored, CaptureErrors> {
-        let mut errors = self.errors;
-        if self.dropped_errors > 0 {
-            errors.push(CaptureError::More(self.dropped_errors));
-        }
-        if !self.unknown.is_empty() {
-            errors.push(CaptureError::UnknownQuestions(self.unknown));
-        }
-        if !self.duplicates.is_empty() {
-            errors.push(CaptureError::DuplicateResponses(self.duplicates));
-        }
+    pub fn finish(mut self, allow_missing: bool) -> Result<Scored, CaptureErrors> {
+        let (errors, unknown, duplicates) = (
+            std::mem::take(&mut self.errors),
+            std::mem::take(&mut self.unknown),
+            std::mem::take(&mut self.duplicates),
+        );
+        let mut errors = self.problems(errors, unknown, duplicates);
         let missing: Vec<String> = self
             .dataset
             .items
@@ -704,9 +760,11 @@ impl<'d> Pairing<'d> {
             .snippets
             .map_or_else(Vec::new, |s| s.into_iter().filter_map(|s| s).collect());
         Ok(Scored {
+            corpus_id: self.dataset.corpus_id.clone(),
+            config: self.config,
+            request,
             records,
             unscored: missing,
-            request,
             snippets,
         })
     }
@@ -797,6 +855,7 @@ impl<'d> Pairing<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::{Report, RunInfo};
 
     fn dataset() -> Dataset {
         Dataset::parse(
@@ -1007,12 +1066,16 @@ mod tests {
             r#"{{"question":"Which figure shows B?","request":{{"base_url":"http://h/api","top_k":7,"cache_mode":"refresh"}},"response":{}}}"#,
             body("Which figure shows B?", 2)
         );
-        let scored = score(&line, true).unwrap();
-        let records = scored.records.clone();
+        let d = dataset();
         let config = ScoreConfig {
             max_precise_span_pages: 4,
         };
-        let r = scored.into_report("c", config, RunInfo::default());
+        let scored = CaptureReader::read_str(Pairing::new(&d, config), &line)
+            .pairing
+            .finish(true)
+            .unwrap();
+        let records = scored.records.clone();
+        let r = Report::build(scored, RunInfo::default());
         assert_eq!(r.corpus_id, "c");
         assert_eq!(r.base_url.as_deref(), Some("http://h/api"));
         assert_eq!(r.top_k, Some(7));
@@ -1021,6 +1084,109 @@ mod tests {
         assert_eq!(r.per_item, records);
         assert_eq!(r.unscored, ["Which figure shows A?"]);
         assert_eq!(r.summary.n, 1);
+    }
+
+    /// The settings a report states, as its JSON has them.
+    fn header(r: &Report) -> serde_json::Value {
+        let v = serde_json::to_value(r).unwrap();
+        let keys = [
+            "corpus_id",
+            "base_url",
+            "top_k",
+            "cache_mode",
+            "max_precise_span_pages",
+        ];
+        keys.iter()
+            .map(|&k| (k.to_string(), v[k].clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_live_run_the_page_and_figeval_score_build_the_same_report() {
+        let d = dataset();
+        let config = ScoreConfig {
+            max_precise_span_pages: 4,
+        };
+        let request = SearchRequest {
+            base_url: "http://h/api",
+            corpus_id: &d.corpus_id,
+            top_k: 7,
+            cache_mode: CacheMode::Refresh,
+        };
+        let bodies: Vec<String> = d
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| body(&it.question, i as u32 + 1))
+            .collect();
+        let lines: Vec<String> = d
+            .items
+            .iter()
+            .zip(&bodies)
+            .map(|(it, b)| request.envelope_line(&it.question, b))
+            .collect();
+        // The command line's live run: each answer as it comes, last item first.
+        let mut cli = Pairing::new(&d, config);
+        for (i, b) in bodies.iter().enumerate().rev() {
+            let matches = Response::parse(b).unwrap().matches.unwrap();
+            assert!(cli.add_answer(i, &request, &matches).is_some());
+        }
+        assert!(cli.asked_with(&request));
+        // The page's live run: each answer's capture line.
+        let mut page = CaptureReader::new(Pairing::new(&d, config));
+        for l in &lines {
+            page.feed_line(l);
+        }
+        // `figeval score` of the capture.
+        let capture = lines.join("\n") + "\n";
+        let offline = CaptureReader::read_str(Pairing::new(&d, config), &capture);
+        let reports = [cli, page.end().pairing, offline.pairing]
+            .map(|p| Report::build(p.finish(false).unwrap(), RunInfo::default()));
+        let expected = serde_json::json!({
+            "corpus_id": "c",
+            "base_url": "http://h/api",
+            "top_k": 7,
+            "cache_mode": "refresh",
+            "max_precise_span_pages": 4,
+        });
+        for r in &reports {
+            assert_eq!(header(r), expected);
+            assert_eq!(r, &reports[0]);
+        }
+    }
+
+    #[test]
+    fn a_live_answer_counts_like_its_capture_line() {
+        let d = dataset();
+        let request = SearchRequest {
+            base_url: "http://h/api",
+            corpus_id: &d.corpus_id,
+            top_k: 5,
+            cache_mode: CacheMode::Bypass,
+        };
+        let config = ScoreConfig::default();
+        assert!(
+            Pairing::new(&d, config).asked_with(&request),
+            "nothing recorded yet"
+        );
+        let other = SearchRequest {
+            top_k: 6,
+            ..request.clone()
+        };
+        let mut r = CaptureReader::new(Pairing::new(&d, config));
+        let a = "Which figure shows A?";
+        r.feed_line(&request.envelope_line(a, &body(a, 1)));
+        let mut p = r.end().pairing;
+        assert!(p.asked_with(&request));
+        assert!(!p.asked_with(&other));
+        assert!(p.add_answer(2, &request, &[]).is_none(), "no item 3");
+        assert!(
+            p.add_answer(0, &request, &[]).is_none(),
+            "item 1 is answered"
+        );
+        let e = p.check().unwrap_err().to_string();
+        assert!(e.contains("Which figure shows A?"), "{e}");
+        assert!(p.finish(true).is_err());
     }
 
     #[test]

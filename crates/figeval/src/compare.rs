@@ -446,8 +446,10 @@ fn scope(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::capture::Scored;
     use crate::dataset::Kind;
-    use crate::report::{CacheMode, ReportHeader, RunInfo};
+    use crate::report::{CacheMode, RequestInfo, RunInfo};
+    use crate::score::ScoreConfig;
 
     /// A record of `q` in `group` that hits (at rank 1) or misses on every page metric.
     pub(crate) fn record(q: &str, group: Group, hit: bool) -> ItemRecord {
@@ -472,15 +474,18 @@ pub(crate) mod tests {
     /// The report of `records`, asked with `top_k`.
     pub(crate) fn report(records: Vec<ItemRecord>, top_k: u32) -> Report {
         Report::build(
-            ReportHeader {
+            Scored {
                 corpus_id: "c".into(),
-                base_url: None,
-                top_k: Some(top_k),
-                cache_mode: Some(CacheMode::Bypass),
-                max_precise_span_pages: 3,
+                config: ScoreConfig::default(),
+                request: RequestInfo {
+                    base_url: None,
+                    top_k: Some(top_k),
+                    cache_mode: Some(CacheMode::Bypass),
+                },
+                records,
+                unscored: vec![],
+                snippets: vec![],
             },
-            records,
-            vec![],
             RunInfo::default(),
         )
     }

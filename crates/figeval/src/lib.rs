@@ -69,7 +69,7 @@ pub use capture::{
 pub use compare::{compare, Comparison, Gate};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
-pub use report::{CacheMode, Report, ReportError, ReportHeader, RequestInfo, RunInfo, Scope};
+pub use report::{CacheMode, Report, ReportError, RequestInfo, RunInfo, Scope};
 pub use request::{check_top_k, SearchRequest, MIN_TOP_K, TOP_K_REASON};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
 pub use score::{score_item, ItemRecord, Metric, PerMetric, ScoreConfig, TopRow};

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::capture::Scored;
 use crate::dataset::{strip_position, Group};
 use crate::score::{ItemRecord, Metric, ScoreConfig};
 use crate::summary::Summary;
@@ -127,7 +128,8 @@ impl std::error::Error for ReportError {}
 pub const UNCHECKED: &str =
     "it has no per-item records (per_item is empty or missing), so its numbers cannot be checked";
 
-/// The search parameters a set of responses was obtained with, as a live run records them.
+/// The search parameters a report states its responses were asked with, as a live run records
+/// them; each `None` when not known (responses that did not record them, or disagreed).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RequestInfo {
     /// The deployment's base URL (`…/api`).
@@ -166,21 +168,6 @@ impl Default for RunInfo {
     }
 }
 
-/// The settings a report states about itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReportHeader {
-    /// The dataset's corpus.
-    pub corpus_id: String,
-    /// The deployment's base URL; `None` when scoring offline without a recorded one.
-    pub base_url: Option<String>,
-    /// The `top_k` asked for; `None` when unknown (offline, not recorded).
-    pub top_k: Option<u32>,
-    /// The cache mode asked for; `None` when unknown.
-    pub cache_mode: Option<CacheMode>,
-    /// The precise-hit span limit used.
-    pub max_precise_span_pages: u32,
-}
-
 /// A report: settings, overall and per-group summaries, per-item records, run facts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -212,24 +199,30 @@ pub struct Report {
 }
 
 impl Report {
-    /// Builds a report from per-item records in dataset order.
-    pub fn build(
-        header: ReportHeader,
-        per_item: Vec<ItemRecord>,
-        unscored: Vec<String>,
-        run: RunInfo,
-    ) -> Report {
+    /// The one way a report is made, by the command line's live runs and `figeval score` and
+    /// by the page's live runs and offline scoring alike: its header is what `scored` was
+    /// scored with (the corpus, the search parameters the responses recorded, the precise-hit
+    /// span), its summaries are computed from its records, and `run` adds how it was produced.
+    pub fn build(scored: Scored, run: RunInfo) -> Report {
+        let Scored {
+            corpus_id,
+            config,
+            request,
+            records: per_item,
+            unscored,
+            snippets: _,
+        } = scored;
         let by_group = Group::ALL
             .into_iter()
             .filter(|&g| per_item.iter().any(|r| r.group == g))
             .map(|g| (g, Summary::of(per_item.iter().filter(|r| r.group == g))))
             .collect();
         Report {
-            corpus_id: header.corpus_id,
-            base_url: header.base_url,
-            top_k: header.top_k,
-            cache_mode: header.cache_mode,
-            max_precise_span_pages: header.max_precise_span_pages,
+            corpus_id,
+            base_url: request.base_url,
+            top_k: request.top_k,
+            cache_mode: request.cache_mode,
+            max_precise_span_pages: config.max_precise_span_pages,
             summary: Summary::of(&per_item),
             by_group,
             per_item,
@@ -377,15 +370,18 @@ mod tests {
             .map(|it| score_item(it, &[Match::default()], ScoreConfig::default()))
             .collect();
         Report::build(
-            ReportHeader {
+            Scored {
                 corpus_id: d.corpus_id.clone(),
-                base_url: None,
-                top_k: Some(5),
-                cache_mode: Some(CacheMode::Bypass),
-                max_precise_span_pages: 3,
+                config: ScoreConfig::default(),
+                request: RequestInfo {
+                    base_url: None,
+                    top_k: Some(5),
+                    cache_mode: Some(CacheMode::Bypass),
+                },
+                records,
+                unscored: vec![],
+                snippets: vec![],
             },
-            records,
-            vec![],
             RunInfo::default(),
         )
     }

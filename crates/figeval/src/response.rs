@@ -554,6 +554,17 @@ pub(crate) struct RequestFields {
     pub(crate) cache_mode: Option<String>,
 }
 
+impl RequestFields {
+    /// The fields a capture line of a search asked with `request` holds.
+    pub(crate) fn of(request: &crate::request::SearchRequest<'_>) -> RequestFields {
+        RequestFields {
+            base_url: Some(request.base_url.to_string()),
+            top_k: Some(request.top_k),
+            cache_mode: Some(request.cache_mode.name().to_string()),
+        }
+    }
+}
+
 /// A `request` field: exactly what `RequestFields::deserialize(value).unwrap_or_default()`
 /// makes of the JSON value (a field of the wrong type makes every field `None`; of repeated
 /// keys the last counts, as in a `Value`), read straight from the text for an object — every

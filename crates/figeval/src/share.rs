@@ -333,19 +333,24 @@ pub fn decode_link(fragment: &str) -> Result<Link, ShareError> {
 #[cfg(all(test, feature = "deflate"))]
 mod tests {
     use super::*;
-    use crate::report::{ReportHeader, RunInfo};
+    use crate::capture::Scored;
+    use crate::report::{RequestInfo, RunInfo};
+    use crate::score::ScoreConfig;
 
     fn report() -> Report {
         Report::build(
-            ReportHeader {
+            Scored {
                 corpus_id: "c<script>".into(),
-                base_url: Some("http://127.0.0.1:58012/api".into()),
-                top_k: Some(5),
-                cache_mode: None,
-                max_precise_span_pages: 3,
+                config: ScoreConfig::default(),
+                request: RequestInfo {
+                    base_url: Some("http://127.0.0.1:58012/api".into()),
+                    top_k: Some(5),
+                    cache_mode: None,
+                },
+                records: vec![],
+                unscored: vec!["é?".into()],
+                snippets: vec![],
             },
-            vec![],
-            vec!["é?".into()],
             RunInfo::default(),
         )
     }

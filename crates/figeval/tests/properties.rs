@@ -3,10 +3,25 @@
 
 use figeval::capture::{CaptureReader, Pairing};
 use figeval::{
-    compare, score_item, share, Dataset, Group, Item, Kind, Match, Metric, Page, PageSpan, Report,
-    ReportHeader, Response, RunInfo, ScoreConfig, Summary,
+    compare, score_item, share, Dataset, Group, Item, ItemRecord, Kind, Match, Metric, Page,
+    PageSpan, Report, RequestInfo, Response, RunInfo, ScoreConfig, Scored, Summary,
 };
 use proptest::prelude::*;
+
+/// What a report of `records` is built from, asked with `top_k`.
+fn scored(records: Vec<ItemRecord>, top_k: Option<u32>) -> Scored {
+    Scored {
+        corpus_id: "c".into(),
+        config: ScoreConfig::default(),
+        request: RequestInfo {
+            top_k,
+            ..RequestInfo::default()
+        },
+        records,
+        unscored: vec![],
+        snippets: vec![],
+    }
+}
 
 fn page() -> impl Strategy<Value = u32> {
     1u32..40
@@ -79,12 +94,7 @@ proptest! {
             .iter()
             .map(|(it, ms)| score_item(it, ms, ScoreConfig::default()))
             .collect();
-        let report = Report::build(
-            ReportHeader { corpus_id: "c".into(), base_url: None, top_k: Some(5), cache_mode: None, max_precise_span_pages: 3 },
-            records.clone(),
-            vec![],
-            RunInfo::default(),
-        );
+        let report = Report::build(scored(records.clone(), Some(5)), RunInfo::default());
         let s = &report.summary;
         prop_assert_eq!(s.n as usize, records.len());
         for m in Metric::ALL {
@@ -110,10 +120,7 @@ proptest! {
         items in proptest::collection::vec((an_item(), proptest::collection::vec(a_match(), 0..6)), 1..10),
     ) {
         let records = items.iter().map(|(it, ms)| score_item(it, ms, ScoreConfig::default())).collect();
-        let report = Report::build(
-            ReportHeader { corpus_id: "c".into(), base_url: None, top_k: None, cache_mode: None, max_precise_span_pages: 3 },
-            records, vec![], RunInfo::default(),
-        );
+        let report = Report::build(scored(records, None), RunInfo::default());
         prop_assert_eq!(&Report::parse(&report.to_json_pretty()).unwrap(), &report);
         prop_assert_eq!(&share::decode_fragment(&share::fragment(&report).unwrap()).unwrap(), &report);
         let c = compare(&report, &report);
