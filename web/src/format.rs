@@ -1,10 +1,7 @@
 //! Pure text formatting for the views. Nothing here computes a metric: rates, hits and
 //! p-values come from `figeval` and are only laid out.
 
-/// A rate as reports are read: four decimals (`0.5833`).
-pub fn rate(x: f64) -> String {
-    format!("{x:.4}")
-}
+pub use figeval::render::rate;
 
 /// A hit count out of n: `(7/12)`.
 pub fn hits(hits: u64, n: u64) -> String {
@@ -162,25 +159,10 @@ mod tests {
     }
 
     #[test]
-    fn deltas_carry_their_sign_and_zero_has_none() {
-        assert_eq!(signed(0.1), "+0.1000");
-        assert_eq!(signed(-0.05), "-0.0500");
-        assert_eq!(signed(0.0), "0.0000");
-        assert_eq!(signed(-0.0), "0.0000");
-    }
-
-    #[test]
     fn moved_counts_carry_their_direction_but_zero_is_bare() {
         assert_eq!(count_with_sign(3, '+'), "+3");
         assert_eq!(count_with_sign(2, '−'), "−2");
         assert_eq!(count_with_sign(0, '+'), "0");
-    }
-
-    #[test]
-    fn tiny_p_values_switch_to_scientific_notation() {
-        assert_eq!(p_value(1.0), "1.0000");
-        assert_eq!(p_value(0.0312), "0.0312");
-        assert_eq!(p_value(0.000012), "1.20e-5");
     }
 
     #[test]

@@ -37,20 +37,25 @@ pub fn p_value(p: f64) -> String {
     }
 }
 
+/// A rate or a mean as reports are read: four decimals (`0.5833`).
+pub fn rate(x: f64) -> String {
+    format!("{x:.4}")
+}
+
 /// A rate with its hits and interval, as every rendering shows it:
 /// `0.9394 (31/33; 95% CI 0.80–0.98)`, or `0.0000 (0/0)` without items.
 pub fn rate_with_ci(rate: f64, hits: u64, n: u64, ci: Option<Interval>) -> String {
     match ci {
-        Some(ci) => format!("{rate:.4} ({hits}/{n}; 95% CI {ci})"),
-        None => format!("{rate:.4} ({hits}/{n})"),
+        Some(ci) => format!("{} ({hits}/{n}; 95% CI {ci})", self::rate(rate)),
+        None => format!("{} ({hits}/{n})", self::rate(rate)),
     }
 }
 
 /// A value with its interval: `0.4167 (95% CI 0.21–0.50)`, or the value alone without one.
 pub fn value_with_ci(value: f64, ci: Option<Interval>) -> String {
     match ci {
-        Some(ci) => format!("{value:.4} (95% CI {ci})"),
-        None => format!("{value:.4}"),
+        Some(ci) => format!("{} (95% CI {ci})", rate(value)),
+        None => rate(value),
     }
 }
 
@@ -676,6 +681,8 @@ mod tests {
         assert_eq!(delta_interval(None), "n/a");
         assert_eq!(signed(-0.0), "0.0000");
         assert_eq!(signed(0.1515), "+0.1515");
+        assert_eq!(signed(0.0), "0.0000");
+        assert_eq!(signed(-0.05), "-0.0500");
     }
 
     #[test]
@@ -683,5 +690,7 @@ mod tests {
         assert_eq!(p_value(1.0), "1.0000");
         assert_eq!(p_value(0.0215), "0.0215");
         assert_eq!(p_value(0.00001234), "1.23e-5");
+        assert_eq!(p_value(0.000012), "1.20e-5");
+        assert_eq!(p_value(0.0), "0.0000");
     }
 }
