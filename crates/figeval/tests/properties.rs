@@ -3,8 +3,8 @@
 
 use figeval::capture::{CaptureReader, Pairing};
 use figeval::{
-    compare, score_item, share, Dataset, Group, Item, ItemRecord, Kind, Match, Metric, Page,
-    PageSpan, Report, RequestInfo, Response, RunInfo, ScoreConfig, Scored, Summary,
+    compare, score_item, share, Dataset, Item, ItemRecord, Kind, Match, Metric, Page, PageSpan,
+    Report, RequestInfo, Response, RunInfo, ScoreConfig, Scored, Summary,
 };
 use proptest::prelude::*;
 
@@ -99,7 +99,14 @@ proptest! {
         prop_assert_eq!(s.n as usize, records.len());
         for m in Metric::ALL {
             prop_assert!(s.hits(m) <= s.n);
-            prop_assert!((0.0..=1.0).contains(&s.rate(m)));
+            let counted = records.iter().filter(|r| r.hit(m)).count() as u64;
+            prop_assert_eq!(s.hits(m), counted, "hits of {} against the records", m);
+            prop_assert_eq!(
+                s.rate(m),
+                figeval::round4(counted as f64 / records.len() as f64),
+                "rate of {} against hits / n",
+                m
+            );
             let group_hits: u64 = report.by_group.values().map(|g| g.hits(m)).sum();
             prop_assert_eq!(group_hits, s.hits(m), "group hits add up to overall for {}", m);
         }
@@ -112,7 +119,12 @@ proptest! {
             let members = records.iter().filter(|r| r.group == *g);
             prop_assert_eq!(sum, &Summary::of(members));
         }
-        prop_assert!(report.by_group.keys().all(|g| Group::ALL.contains(g)));
+        for g in report.by_group.keys() {
+            prop_assert!(records.iter().any(|r| r.group == *g), "group {} has no item", g.name());
+        }
+        for r in &records {
+            prop_assert!(report.by_group.contains_key(&r.group), "no summary for {}", r.group.name());
+        }
     }
 
     #[test]
