@@ -255,7 +255,9 @@ impl State {
                 texts,
                 ms,
             } => {
-                if generation == doc.generation {
+                // While another PDF loads, the viewer has closed this one: its read stopped
+                // ("the PDF was closed"), which is no failure to show.
+                if generation == doc.generation && doc.pdf != Pdf::Loading {
                     doc.texts = match texts {
                         Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, ms))),
                         Err(why) => Texts::Failed(why.into()),
@@ -367,6 +369,20 @@ mod tests {
             ms: 1.0,
         });
         assert_eq!(s.doc.texts, Texts::Failed("the PDF was closed".into()));
+    }
+
+    #[test]
+    fn a_read_stopped_by_opening_another_pdf_is_no_failure() {
+        let s = open(2)
+            .apply(Action::Pdf(Pdf::Loading))
+            .apply(Action::Read {
+                generation: 1,
+                texts: Err("the PDF was closed".into()),
+                ms: 1.0,
+            });
+        assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 2 });
+        let s = s.apply(Action::Pdf(Pdf::Open { pages: 3 }));
+        assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 3 });
     }
 
     #[test]
