@@ -1,49 +1,67 @@
 //! Checks shared by the fuzz targets (included with `#[path]`, not a target itself).
 #![allow(dead_code)]
 
-use figeval::{Metric, Report, Summary};
+use figeval::{Group, Metric, Report, Summary};
 
-/// A summary's own invariants: each rate is its hits / n rounded, MRR in 0..=1.
-pub fn check_summary(what: &str, s: &Summary) {
+use figeval::ItemRecord;
+
+/// The summary `s` agrees with the records it claims to summarize, recounted here from the
+/// records' own fields: `n` is their number, each metric's hits are the records that hit, each
+/// rate is hits / n to 4 decimals (0 when `n` is 0), `page_mrr` the mean of 1 / first hit rank.
+pub fn check_against_records<'a>(
+    what: &str,
+    s: &Summary,
+    records: impl IntoIterator<Item = &'a ItemRecord>,
+) {
+    let records: Vec<&ItemRecord> = records.into_iter().collect();
+    let n = records.len() as u64;
+    assert_eq!(s.n, n, "{what}: n");
+    let close = |stated: f64, exact: f64| (stated - exact).abs() <= 0.00005 + 1e-12;
     for m in Metric::ALL {
-        let r = s.rate(m);
-        let expected = if s.n == 0 {
-            0.0
-        } else {
-            figeval::round4(s.hits(m) as f64 / s.n as f64)
-        };
-        assert_eq!(r, expected, "{what}: {m} rate {r} is not hits / n");
+        let hits = records
+            .iter()
+            .filter(|r| match m {
+                Metric::PageHitAt3 => r.page_hit_at_3,
+                Metric::PageHitAt5 => r.page_hit_at_5,
+                Metric::PrecisePageHitAt3 => r.precise_page_hit_at_3,
+                Metric::FigureChunkAt3 => r.figure_chunk_at_3,
+            })
+            .count() as u64;
+        assert_eq!(s.hits(m), hits, "{what}: {m} hits");
+        let exact = if n == 0 { 0.0 } else { hits as f64 / n as f64 };
+        assert!(
+            close(s.rate(m), exact),
+            "{what}: {m} rate {} but {hits} of {n} is {exact}",
+            s.rate(m)
+        );
     }
+    let rr: f64 = records
+        .iter()
+        .filter_map(|r| r.first_hit_rank)
+        .map(|k| 1.0 / f64::from(k))
+        .sum();
+    let exact = if n == 0 { 0.0 } else { rr / n as f64 };
     assert!(
-        (0.0..=1.0).contains(&s.page_mrr),
-        "{what}: page_mrr {} outside 0..=1",
+        close(s.page_mrr, exact),
+        "{what}: page_mrr {} but the records give {exact}",
         s.page_mrr
     );
 }
 
-/// A summary computed by the crate from `n` records: hits never exceed `n`.
-pub fn check_built_summary(what: &str, s: &Summary, n: usize) {
-    check_summary(what, s);
-    assert_eq!(s.n, n as u64, "{what}: n");
-    for m in Metric::ALL {
-        assert!(
-            s.hits(m) <= s.n,
-            "{what}: {m} hits {} > n {}",
-            s.hits(m),
-            s.n
-        );
-    }
-}
-
-/// What must hold of a report with its items, however it was obtained (a report without
-/// `per_item` opens with its numbers unchecked, so nothing is asserted of them).
+/// Everything that must hold of any report, however it was obtained: when it has per-item
+/// records, its overall summary and each group's are what those records give, and it states a
+/// group exactly when some record is in it. (Without records there is nothing to check against.)
 pub fn check_report(r: &Report) {
     if r.per_item.is_empty() {
         return;
     }
-    check_summary("overall", &r.summary);
-    for (g, s) in r.groups() {
-        check_summary(g.name(), s);
+    check_against_records("overall", &r.summary, &r.per_item);
+    for g in Group::ALL {
+        let members: Vec<&ItemRecord> = r.per_item.iter().filter(|rec| rec.group == g).collect();
+        match r.summary_of(figeval::Scope::Group(g)) {
+            Some(s) => check_against_records(g.name(), s, members),
+            None => assert!(members.is_empty(), "{g}: records but no group summary"),
+        }
     }
 }
 

@@ -5,8 +5,9 @@
 
 use std::collections::HashSet;
 
-use figeval::{Dataset, Page};
+use figeval::{Dataset, Group, Page};
 use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -16,8 +17,14 @@ fuzz_target!(|data: &[u8]| {
         Ok(d) => {
             assert!(!d.corpus_id.trim().is_empty(), "empty corpus_id accepted");
             assert!(!d.items.is_empty(), "a dataset without items accepted");
+            // The raw items, read here as plain JSON, to check the parsed ones against.
+            let raw: Value = serde_json::from_str(text).expect("an accepted dataset is JSON");
+            let raw_items = raw["items"]
+                .as_array()
+                .expect("an accepted dataset has items");
+            assert_eq!(raw_items.len(), d.items.len(), "items dropped or added");
             let mut questions = HashSet::new();
-            for it in &d.items {
+            for (it, raw_it) in d.items.iter().zip(raw_items) {
                 assert!(!it.question.trim().is_empty(), "blank question accepted");
                 assert!(
                     questions.insert(it.question.as_str()),
@@ -25,9 +32,39 @@ fuzz_target!(|data: &[u8]| {
                     it.question
                 );
                 assert!(!it.expected_pages.is_empty(), "no expected page accepted");
+                let raw_pages: Vec<u64> = raw_it["expected_pages"]
+                    .as_array()
+                    .expect("accepted expected_pages are an array")
+                    .iter()
+                    .map(|v| v.as_u64().expect("an accepted page is an integer"))
+                    .collect();
                 for p in &it.expected_pages {
                     assert!((1..=Page::MAX).contains(&p.get()), "page {p} accepted");
                 }
+                // `expects` is true exactly on the pages the JSON lists: each listed page and
+                // its neighbours are checked against the raw list.
+                for &q in &raw_pages {
+                    for c in [q.saturating_sub(1), q, q + 1] {
+                        if let Some(page) = Page::new(c as i64) {
+                            assert_eq!(
+                                it.expects(page),
+                                raw_pages.contains(&c),
+                                "expects({c}) with pages {raw_pages:?}"
+                            );
+                        }
+                    }
+                }
+                // The group follows from the raw kind and tags: a "prose" tag, else the kind.
+                let prose = raw_it["tags"]
+                    .as_array()
+                    .is_some_and(|t| t.iter().any(|t| t == "prose"));
+                let group = match (prose, raw_it["kind"].as_str()) {
+                    (true, _) => Group::Prose,
+                    (false, Some("locate")) => Group::Locate,
+                    (false, Some("content")) => Group::Content,
+                    (false, k) => panic!("kind {k:?} accepted"),
+                };
+                assert_eq!(it.group(), group, "group of {:?}", it.question);
             }
             let counted: usize = d.group_counts().iter().map(|&(_, n)| n).sum();
             assert_eq!(counted, d.items.len(), "group_counts must count every item");

@@ -125,6 +125,8 @@ proptest! {
         for r in &records {
             prop_assert!(report.by_group.contains_key(&r.group), "no summary for {}", r.group.name());
         }
+        let rr: f64 = records.iter().filter_map(|r| r.first_hit_rank).map(|k| 1.0 / f64::from(k)).sum();
+        prop_assert_eq!(s.page_mrr, figeval::round4(rr / records.len() as f64), "page_mrr against the first hit ranks");
     }
 
     #[test]
