@@ -649,11 +649,7 @@ impl<'d> Pairing<'d> {
     /// [`Pairing::finish`] would list them; items still unanswered are not a problem here.
     /// What a resume checks before it asks for the rest.
     pub fn check(&self) -> Result<(), CaptureErrors> {
-        let errors = self.problems(
-            self.errors.clone(),
-            self.unknown.clone(),
-            self.duplicates.clone(),
-        );
+        let errors = self.problems();
         if errors.is_empty() {
             Ok(())
         } else {
@@ -661,20 +657,18 @@ impl<'d> Pairing<'d> {
         }
     }
 
-    fn problems(
-        &self,
-        mut errors: Vec<CaptureError>,
-        unknown: Vec<String>,
-        duplicates: Vec<String>,
-    ) -> Vec<CaptureError> {
+    /// The problems found so far, in the order they are listed (the kept errors are bounded,
+    /// so this copy is small).
+    fn problems(&self) -> Vec<CaptureError> {
+        let mut errors = self.errors.clone();
         if self.dropped_errors > 0 {
             errors.push(CaptureError::More(self.dropped_errors));
         }
-        if !unknown.is_empty() {
-            errors.push(CaptureError::UnknownQuestions(unknown));
+        if !self.unknown.is_empty() {
+            errors.push(CaptureError::UnknownQuestions(self.unknown.clone()));
         }
-        if !duplicates.is_empty() {
-            errors.push(CaptureError::DuplicateResponses(duplicates));
+        if !self.duplicates.is_empty() {
+            errors.push(CaptureError::DuplicateResponses(self.duplicates.clone()));
         }
         errors
     }
@@ -698,34 +692,45 @@ impl<'d> Pairing<'d> {
         request: &SearchRequest<'_>,
         matches: &[Match],
     ) -> Option<&ItemRecord> {
-        let item = self.dataset.items.get(index)?;
-        self.responses += 1;
-        self.note_request(Some(RequestFields::of(request)));
-        if std::mem::replace(&mut self.seen[index], true) {
-            self.duplicates.push(item.question.clone());
+        if index >= self.dataset.items.len() {
             return None;
         }
+        self.responses += 1;
+        self.note_request(Some(RequestFields::of(request)));
+        if !self.claim(index) {
+            return None;
+        }
+        self.record(index, matches);
+        self.records[index].as_ref()
+    }
+
+    /// Marks the item at `i` answered; `false` (and its question listed as a duplicate) when it
+    /// already was.
+    fn claim(&mut self, i: usize) -> bool {
+        if std::mem::replace(&mut self.seen[i], true) {
+            self.duplicates.push(self.dataset.items[i].question.clone());
+            return false;
+        }
+        true
+    }
+
+    /// Scores the item at `i` on `matches`, keeping its page run and snippets when asked to.
+    fn record(&mut self, i: usize, matches: &[Match]) {
         if let Some(runs) = &mut self.page_runs {
-            runs[index] = Some(trec::page_run(matches));
+            runs[i] = Some(trec::page_run(matches));
         }
         if let Some(snippets) = &mut self.snippets {
-            snippets[index] = Some(snippet::of_matches(matches));
+            snippets[i] = Some(snippet::of_matches(matches));
         }
-        self.records[index] = Some(score_item(item, matches, self.config));
-        self.records[index].as_ref()
+        self.records[i] = Some(score_item(&self.dataset.items[i], matches, self.config));
     }
 
     /// Ends pairing: the scored records, or every problem found.
     ///
     /// With `allow_missing`, items without a response are listed as unscored instead of being
     /// an error; they are left out of every summary's `n`.
-    pub fn finish(mut self, allow_missing: bool) -> Result<Scored, CaptureErrors> {
-        let (errors, unknown, duplicates) = (
-            std::mem::take(&mut self.errors),
-            std::mem::take(&mut self.unknown),
-            std::mem::take(&mut self.duplicates),
-        );
-        let mut errors = self.problems(errors, unknown, duplicates);
+    pub fn finish(self, allow_missing: bool) -> Result<Scored, CaptureErrors> {
+        let mut errors = self.problems();
         let missing: Vec<String> = self
             .dataset
             .items
@@ -829,20 +834,11 @@ impl<'d> Pairing<'d> {
             }
             return;
         };
-        if std::mem::replace(&mut self.seen[i], true) {
-            self.duplicates.push(question);
+        if !self.claim(i) {
             return;
         }
         match response.matches {
-            Ok(matches) => {
-                if let Some(runs) = &mut self.page_runs {
-                    runs[i] = Some(trec::page_run(&matches));
-                }
-                if let Some(snippets) = &mut self.snippets {
-                    snippets[i] = Some(snippet::of_matches(&matches));
-                }
-                self.records[i] = Some(score_item(&self.dataset.items[i], &matches, self.config))
-            }
+            Ok(matches) => self.record(i, &matches),
             Err(problem) => self.error(CaptureError::Response {
                 at,
                 question: Some(question),
