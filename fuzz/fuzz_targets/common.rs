@@ -6,7 +6,7 @@ use figeval::{Group, Metric, Report, Summary};
 use figeval::ItemRecord;
 
 /// The summary `s` agrees with the records it claims to summarize, recounted here from the
-/// records' own fields: `n` is their number, each metric's hits are the records that hit, each
+/// records (`ItemRecord::hit`, `first_hit_rank`): `n` is their number, each metric's hits are the records that hit, each
 /// rate is hits / n to 4 decimals (0 when `n` is 0), `page_mrr` the mean of 1 / first hit rank.
 pub fn check_against_records<'a>(
     what: &str,
@@ -18,15 +18,7 @@ pub fn check_against_records<'a>(
     assert_eq!(s.n, n, "{what}: n");
     let close = |stated: f64, exact: f64| (stated - exact).abs() <= 0.00005 + 1e-12;
     for m in Metric::ALL {
-        let hits = records
-            .iter()
-            .filter(|r| match m {
-                Metric::PageHitAt3 => r.page_hit_at_3,
-                Metric::PageHitAt5 => r.page_hit_at_5,
-                Metric::PrecisePageHitAt3 => r.precise_page_hit_at_3,
-                Metric::FigureChunkAt3 => r.figure_chunk_at_3,
-            })
-            .count() as u64;
+        let hits = records.iter().filter(|r| r.hit(m)).count() as u64;
         assert_eq!(s.hits(m), hits, "{what}: {m} hits");
         let exact = if n == 0 { 0.0 } else { hits as f64 / n as f64 };
         assert!(
