@@ -30,7 +30,12 @@ init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
 let viewer = null;
 const load = () => (viewer ??= import('./pdfview.mjs').catch((e) => { viewer = null; throw e; }));
 const inStrip = (e) => e.target instanceof Element && e.target.closest('[data-testid=pdf-panel]');
-const open = (how, what) => load().then((v) => v[how](what), (e) => {
+const open = (how, what) => load().then((v) => {
+  const opened = v[how](what); // the strip says `loading` from here on
+  // A running document module hears of it now: the stopped read is no failure (web/doc).
+  if (doc) withDoc((m) => m.pdf_changed());
+  return opened;
+}, (e) => {
   const s = document.querySelector('[data-testid=pdf-status]');
   if (s) s.textContent = `The PDF viewer could not be loaded: ${e.message}`;
 }).then(() => (doc || document.querySelector('[data-testid=pdf-panel]').dataset.status === 'open')

@@ -213,7 +213,7 @@ export async function open(bytes, name) {
     if (e && e.name === 'InvalidPDFException') throw new Error('this is not a PDF, or it is damaged beyond reading');
     throw new Error(e && e.message ? e.message : String(e));
   }
-  if (gen !== generation) { d.destroy(); throw new Error('another PDF was opened meanwhile'); }
+  if (gen !== generation) { d.loadingTask.destroy(); throw new Error('another PDF was opened meanwhile'); }
   doc = d;
   docName = String(name || 'the PDF');
   try { labels = await d.getPageLabels(); } catch { labels = null; }
@@ -232,7 +232,8 @@ export function close() {
   queue.length = 0;
   for (const img of waiting) onScreen.unobserve(img);
   waiting.clear();
-  if (doc) doc.destroy();
+  // pdf.js 6 ends a document through its loading task (the proxy has no destroy of its own).
+  if (doc) doc.loadingTask.destroy();
   doc = null;
   labels = null;
   undecorate();

@@ -4,7 +4,8 @@
 // "Native and in-page extraction"); the dataset-check panel rates the bundled Octave dataset
 // all ok, and a dataset with planted errors gets the verdicts `figeval ground` gives it (issue
 // 10 §3, "Ground check in the page"); the module loads only when needed, under the page's
-// Content-Security-Policy, with no axe violation in its panels.
+// Content-Security-Policy, with no axe violation in its panels; a second PDF opened while the
+// first one's page texts are still being read shows no false read failure.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,8 @@ let dir;
 after(() => dir?.remove());
 
 const MODULE = /\/doc\/figeval-doc(_bg\.wasm|\.js)$/;
+// A second, small PDF from the same package as the manual: the three-page reference card.
+const REFCARD_PDF = '/usr/share/doc/octave/refcard-a4.pdf';
 
 function item(question, page, figureRef, kind) {
   return { question, expected_pages: [page], figure_ref: figureRef, kind };
@@ -204,6 +207,41 @@ test('a data-doc-view button loads the module before any PDF, and its panels say
   assert.equal(await page.getAttribute('[data-testid=ground-panel]', 'data-status'), 'waiting');
   assert.match(await page.textContent('[data-testid=ground-status]'), /Open the PDF/);
   await noAxeViolation(page, 'the module before any PDF');
+  await noProblems(page);
+  await page.context().close();
+});
+
+test('opening a second PDF while the first one\'s page texts are read shows no read failure, and the panels follow the new PDF', { skip: skip || (!existsSync(REFCARD_PDF) && `no reference card at ${REFCARD_PDF}`) }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  await loadBundled(page, 'octave-manual-figures');
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=ground-panel][data-status=reading]', { timeout: 60_000 });
+  // Every status the two panels take from here on, and every text the ground panel shows.
+  await page.evaluate(() => {
+    window.__docSeen = [];
+    const note = () => {
+      for (const id of ['ground-panel', 'caption-list']) {
+        const el = document.querySelector(`[data-testid=${id}]`);
+        if (el) window.__docSeen.push(`${id}:${el.dataset.status}`);
+      }
+      const status = document.querySelector('[data-testid=ground-status]');
+      if (status) window.__docSeen.push(`text:${status.textContent}`);
+    };
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  // The manual's read is still under way (1158 pages take seconds) when the second PDF opens.
+  assert.equal(await page.getAttribute('[data-testid=ground-panel]', 'data-status'), 'reading');
+  await page.setInputFiles('[data-testid=pdf-input]', REFCARD_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-pages="3"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=ground-panel][data-status=checked]', { timeout: 60_000 });
+  const seen = await page.evaluate(() => window.__docSeen);
+  assert.ok(seen.some((s) => s.startsWith('ground-panel:')), 'the observer saw the ground panel');
+  assert.deepEqual(seen.filter((s) => /failed|could not be read/.test(s)), [], 'no read failure was ever shown');
+  // The check is of the card's three pages, not of the manual's.
+  assert.match(await page.textContent('[data-testid=ground-status]'), /\(3 pages read\)/);
+  await page.click('[data-testid=doc-view-captions]');
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]');
+  assert.equal(await page.$$eval('[data-testid=caption-row][data-figure-ref="Figure 15.1"]', (r) => r.length), 0, 'no caption of the manual is left');
   await noProblems(page);
   await page.context().close();
 });
