@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, sharedSiteAndBrowser, openApp, loadBundled, setField, readGroupTable,
+  OCTAVE_DATASET, missing, sharedSiteAndBrowser, openApp, loadBundled, setField, readGroupTable, fixed2,
   fakeDeployment, searchBody, variedBodies, axeViolations, countByRule, markContrasts,
 } from './support.mjs';
 
@@ -322,15 +322,16 @@ test('the keyboard alone loads a dataset, scores a pasted capture, opens a ranke
   await page.context().close();
 });
 
-test('screen readers hear each group table cell as "page hit at 3, locate: 0.9231, 12 of 13", and the chart carries the same numbers', { skip }, async () => {
+test('screen readers hear each group table cell as "page hit at 3, locate: 0.9231, 12 of 13, 95% CI 0.67 to 0.99", and the chart carries the same numbers', { skip }, async () => {
   const page = await scoredReport();
   const table = await readGroupTable(page);
   const chart = await page.getByRole('img', { name: /^Rates by group:/ }).getAttribute('aria-label');
   for (const [group, cells] of Object.entries(table)) {
     for (const metric of Object.keys(SPOKEN)) {
-      const { text, hits, n } = cells[metric];
+      const { text, hits, n, ci } = cells[metric];
       const rate = text.split(' ')[0];
-      const name = `${SPOKEN[metric]}, ${group}: ${rate}, ${hits} of ${n}`;
+      const [lo, hi] = ci.split(',').map(Number);
+      const name = `${SPOKEN[metric]}, ${group}: ${rate}, ${hits} of ${n}, 95% CI ${fixed2(lo)} to ${fixed2(hi)}`;
       assert.equal(await page.getByRole('cell', { name, exact: true }).count(), 1, name);
       if (metric !== 'page_hit_at_5') {
         assert.ok(chart.includes(`${name};`), `the chart says ${name}: ${chart}`);

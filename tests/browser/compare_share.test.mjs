@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
-  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, searchBody,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, missEvery,
 } from './support.mjs';
 
 const skip = missing() || false;
@@ -15,13 +15,7 @@ const app = appHarness(skip);
 const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 
 /** Bodies that hit at rank 1 for every item whose index is not a multiple of `every`. */
-function capture(every) {
-  return dataset.items.map((item, i) => {
-    const p = item.expected_pages[0];
-    const pages = i % every === 0 ? [[p + 40, p + 40]] : [[p, p]];
-    return JSON.stringify(searchBody(item.question, pages, i % 2 ? 'figure' : 'text'));
-  }).join('\n');
-}
+const capture = (every) => missEvery(dataset, every);
 
 /** Scores a capture of the bundled Octave dataset in the page and puts it in a compare slot. */
 async function scoreInto(page, text, slot) {

@@ -87,7 +87,7 @@ test('a 500 stops the run with the status, the body and the question; resume ask
     await page.click('[data-testid=resume-run]');
     const table = await readGroupTable(page);
     assert.equal(table.overall.n.text, '5');
-    assert.equal(table.overall.page_hit_at_3.text, '1.0000 (5/5)');
+    assert.equal(table.overall.page_hit_at_3.text, '1.0000 (5/5; 95% CI 0.57–1.00)');
     assert.deepEqual(dep.asked.slice(askedBefore).map((b) => b.query).sort(),
       DATASET.items.slice(2).map((it) => it.question).sort());
     assert.equal(await page.locator('[data-testid=error-banner]').count(), 0, 'the banner is gone');

@@ -136,6 +136,19 @@ export function searchBody(query, pages, kind = 'text') {
 }
 
 /**
+ * A capture of `dataset` as JSON Lines of bodies: each item hits at rank 1 except those whose
+ * index is a multiple of `every`, which cite a page 40 past their own (text and figure matches
+ * alternate).
+ */
+export function missEvery(dataset, every) {
+  return dataset.items.map((item, i) => {
+    const p = item.expected_pages[0];
+    const pages = i % every === 0 ? [[p + 40, p + 40]] : [[p, p]];
+    return JSON.stringify(searchBody(item.question, pages, i % 2 ? 'figure' : 'text'));
+  }).join('\n');
+}
+
+/**
  * A varied, deterministic set of search bodies for `dataset`'s items: top-1 figure hits,
  * rank-4 hits, wide blobs, misses, and matches with broken provenance. `shift` rotates which
  * item gets which, so two calls with different shifts make a before and an after.
@@ -307,30 +320,57 @@ export async function setField(page, testid, value) {
   }
 }
 
-/** The group table as { group: { metric: { text, rate, hits, n } } }. */
+/** The group table as { group: { metric: { text, hits, n, ci } } } (`ci`: `data-ci`, or null). */
 export async function readGroupTable(page) {
   await page.waitForSelector('[data-testid=group-table]', { state: 'visible', timeout: 120_000 });
   return page.$$eval('[data-testid=group-table] tbody tr', (rows) => Object.fromEntries(rows.map((r) => [
     r.dataset.group,
     Object.fromEntries([...r.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, {
-      text: td.textContent.trim(), hits: td.dataset.hits, n: td.dataset.n,
+      text: td.textContent.trim(), hits: td.dataset.hits, n: td.dataset.n, ci: td.dataset.ci ?? null,
     }])),
   ])));
 }
 
-/** Asserts that the page's table shows exactly the report's numbers, group by group. */
+/**
+ * A bound as the text report prints it, two decimals. Rust rounds the exact binary value and
+ * an exact tie to even, where `toFixed` takes a tie up (0.125: "0.12" there, "0.13" here).
+ */
+export function fixed2(x) {
+  if (!Number.isInteger(x * 8) || Number.isInteger(x * 4)) return x.toFixed(2);
+  const down = Math.floor(x * 100);
+  return ((down % 2 === 0 ? down : down + 1) / 100).toFixed(2);
+}
+
+/** An interval `[lo, hi]` as the text report prints it: `0.80–0.98`. */
+export const intervalText = ([lo, hi]) => `${fixed2(lo)}–${fixed2(hi)}`;
+
+/** An interval `[lo, hi]` as a `data-ci` attribute carries it: `0.8039,0.9832`. */
+export const intervalData = (ci) => ci.map((x) => x.toFixed(4)).join(',');
+
+/**
+ * Asserts that the page's table shows exactly the report's numbers, group by group: each rate
+ * as the text report prints it, `0.9394 (31/33; 95% CI 0.80–0.98)`, its `data-ci` the report's
+ * `<metric>_ci`, and MRR with its bootstrap interval (`page_mrr_ci`: from the CLI natively, from
+ * the page in wasm; they must be the same numbers).
+ */
 export function assertTableMatchesReport(assert, table, report) {
   const scopes = { ...report.by_group, overall: report };
   assert.deepEqual(Object.keys(table).sort(), Object.keys(scopes).sort(), 'the same groups');
   for (const [scope, summary] of Object.entries(scopes)) {
     for (const m of METRICS) {
       const cell = table[scope][m];
-      // Testing convention: the cell's text starts with the rate, then (hits/n).
-      const expected = `${summary[m].toFixed(4)} (${summary[`${m}_hits`]}/${summary.n})`;
+      const ci = summary[`${m}_ci`];
+      // Testing convention: the cell's text starts with the rate, then (hits/n; 95% CI lo–hi).
+      const hits = `${summary[`${m}_hits`]}/${summary.n}`;
+      const expected = `${summary[m].toFixed(4)} (${ci ? `${hits}; 95% CI ${intervalText(ci)}` : hits})`;
       assert.equal(cell.text, expected, `${scope} ${m}`);
+      assert.equal(cell.ci, ci ? intervalData(ci) : null, `${scope} ${m}_ci`);
       assert.equal(Number(cell.hits), summary[`${m}_hits`], `${scope} ${m} hits`);
     }
-    assert.equal(table[scope].page_mrr.text, summary.page_mrr.toFixed(4), `${scope} page_mrr`);
+    const mrr = summary.page_mrr_ci;
+    const expected = mrr ? `${summary.page_mrr.toFixed(4)} (95% CI ${intervalText(mrr)})` : summary.page_mrr.toFixed(4);
+    assert.equal(table[scope].page_mrr.text, expected, `${scope} page_mrr`);
+    assert.equal(table[scope].page_mrr.ci, mrr ? intervalData(mrr) : null, `${scope} page_mrr_ci`);
     assert.equal(Number(table[scope].n.text), summary.n, `${scope} n`);
   }
 }
@@ -391,7 +431,8 @@ export async function markContrasts(page) {
       if (!track) continue;
       const base = paint(track);
       for (const mark of svg.querySelectorAll('rect, line, path, circle, polyline')) {
-        if (mark.classList.contains('track') || !mark.checkVisibility()) continue;
+        // A halo is the gap between a mark and what lies under it, not a mark.
+        if (mark.classList.contains('track') || mark.classList.contains('halo') || !mark.checkVisibility()) continue;
         const c = paint(mark);
         if (!c) continue;
         out.push({ chart: svg.getAttribute('class') || svg.closest('[data-testid]')?.dataset.testid || 'svg',

@@ -8,7 +8,13 @@ pub fn hits(hits: u64, n: u64) -> String {
     format!("({hits}/{n})")
 }
 
-pub use figeval::render::{p_value, signed};
+pub use figeval::render::{hits_with_ci, interval_note, interval_spoken, p_value, signed};
+
+/// An interval as a `data-ci` attribute carries it (`0.6695,0.9863`: the core's
+/// `render::interval_data`); no attribute without one.
+pub fn ci_attr(ci: Option<figeval::stats::Interval>) -> Option<yew::AttrValue> {
+    ci.map(|ci| figeval::render::interval_data(ci).into())
+}
 
 /// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
 pub fn count_with_sign(n: usize, sign: char) -> String {

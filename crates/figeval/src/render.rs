@@ -45,18 +45,42 @@ pub fn rate(x: f64) -> String {
 /// A rate with its hits and interval, as every rendering shows it:
 /// `0.9394 (31/33; 95% CI 0.80–0.98)`, or `0.0000 (0/0)` without items.
 pub fn rate_with_ci(rate: f64, hits: u64, n: u64, ci: Option<Interval>) -> String {
+    format!("{} {}", self::rate(rate), hits_with_ci(hits, n, ci))
+}
+
+/// What follows the rate in [`rate_with_ci`]: `(31/33; 95% CI 0.80–0.98)`, or `(0/0)` without
+/// an interval (the page sets the rate and this part apart).
+pub fn hits_with_ci(hits: u64, n: u64, ci: Option<Interval>) -> String {
     match ci {
-        Some(ci) => format!("{} ({hits}/{n}; 95% CI {ci})", self::rate(rate)),
-        None => format!("{} ({hits}/{n})", self::rate(rate)),
+        Some(ci) => format!("({hits}/{n}; 95% CI {ci})"),
+        None => format!("({hits}/{n})"),
     }
 }
 
 /// A value with its interval: `0.4167 (95% CI 0.21–0.50)`, or the value alone without one.
 pub fn value_with_ci(value: f64, ci: Option<Interval>) -> String {
-    match ci {
-        Some(ci) => format!("{} (95% CI {ci})", rate(value)),
+    match interval_note(ci) {
+        Some(note) => format!("{} {note}", rate(value)),
         None => rate(value),
     }
+}
+
+/// What follows the value in [`value_with_ci`]: `(95% CI 0.21–0.50)`; `None` without an
+/// interval.
+pub fn interval_note(ci: Option<Interval>) -> Option<String> {
+    ci.map(|ci| format!("(95% CI {ci})"))
+}
+
+/// An interval as a screen reader hears it: `95% CI 0.67 to 0.99` (the bounds as the text
+/// reports print them, "to" where the eye reads the en dash).
+pub fn interval_spoken(ci: Interval) -> String {
+    format!("95% CI {ci}").replace('–', " to ")
+}
+
+/// An interval as the page's `data-ci` attributes carry it: both bounds as the report states
+/// them, four decimals: `0.6695,0.9863`.
+pub fn interval_data(ci: Interval) -> String {
+    format!("{},{}", rate(ci.lo), rate(ci.hi))
 }
 
 /// The interval of a change, signed: `-0.51 to -0.03`, `+0.02 to +0.31`; `n/a` without one.
@@ -669,6 +693,26 @@ mod tests {
             "0.9394 (31/33; 95% CI 0.80–0.98)"
         );
         assert_eq!(rate_with_ci(0.0, 0, 0, None), "0.0000 (0/0)");
+        assert_eq!(hits_with_ci(31, 33, ci), "(31/33; 95% CI 0.80–0.98)");
+        assert_eq!(hits_with_ci(0, 0, None), "(0/0)");
+        let mrr = Some(Interval {
+            lo: 0.2083,
+            hi: 0.5,
+        });
+        assert_eq!(value_with_ci(0.4167, mrr), "0.4167 (95% CI 0.21–0.50)");
+        assert_eq!(interval_note(mrr).as_deref(), Some("(95% CI 0.21–0.50)"));
+        assert_eq!(interval_note(None), None);
+        assert_eq!(value_with_ci(0.4167, None), "0.4167");
+        let locate = Interval {
+            lo: 0.6669,
+            hi: 0.9863,
+        };
+        assert_eq!(interval_spoken(locate), "95% CI 0.67 to 0.99");
+        assert_eq!(interval_data(locate), "0.6669,0.9863");
+        assert_eq!(
+            interval_data(Interval { lo: 0.0, hi: 1.0 }),
+            "0.0000,1.0000"
+        );
         let d = Some(Interval {
             lo: -0.5069,
             hi: -0.0256,

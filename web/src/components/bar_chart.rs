@@ -1,5 +1,9 @@
-//! A small SVG bar chart: per group, the headline and the two metrics that explain it.
+//! A small SVG bar chart: per group, the headline and the two metrics that explain it, each
+//! bar with a whisker over its 95% interval (`Summary::ci`, the report's `<metric>_ci`). The
+//! chart is an image whose text alternative reads every bar's number and interval as the
+//! table's cells are read; the table shows the same intervals as text.
 
+use figeval::stats::Interval;
 use figeval::{Metric, Report, Scope};
 use yew::prelude::*;
 
@@ -17,7 +21,7 @@ fn charted(m: Metric) -> bool {
 }
 
 /// The chart's text alternative: every bar's number, read as the table's cells are ("Rates
-/// by group: page hit at 3, content: 0.5833, 7 of 12; …").
+/// by group: page hit at 3, content: 0.5833, 7 of 12, 95% CI 0.32 to 0.81; …").
 fn described(metrics: &[Metric], scopes: &[(Scope, &figeval::Summary)]) -> String {
     let mut text = String::from("Rates by group:");
     for (scope, s) in scopes {
@@ -35,6 +39,25 @@ const BAR_W: f64 = 380.0;
 const BAR_H: f64 = 12.0;
 const GAP: f64 = 3.0;
 const GROUP_GAP: f64 = 14.0;
+
+/// A bar's whisker, `top` the bar's top edge: a nested SVG over the bar's track whose x axis
+/// runs in ten-thousandths of the rate, so the interval's four-decimal bounds place it exactly
+/// as whole numbers (the page formats no fractions; `vector-effect` keeps the stroke even).
+fn whisker(m: Metric, top: f64, ci: Interval) -> Html {
+    let at = |x: f64| ((x * 10_000.0).round() as u32).to_string();
+    let (lo, hi) = (at(ci.lo), at(ci.hi));
+    // The layout's lengths are whole numbers.
+    let px = |v: f64| (v as u32).to_string();
+    let d = format!("M{lo} 6H{hi}M{lo} 2V10M{hi} 2V10");
+    html! {
+        <svg class="whisker" data-testid="whisker" data-metric={m.name()} data-ci={figeval::render::interval_data(ci)}
+             x={px(LABEL_W)} y={px(top)} width={px(BAR_W)} height={px(BAR_H)}
+             viewBox="0 0 10000 12" preserveAspectRatio="none">
+            <path class="halo" vector-effect="non-scaling-stroke" d={d.clone()} />
+            <path vector-effect="non-scaling-stroke" {d} />
+        </svg>
+    }
+}
 
 /// Props of [`BarChart`].
 #[derive(Properties, PartialEq)]
@@ -77,6 +100,7 @@ pub fn bar_chart(props: &BarChartProps) -> Html {
                           height={BAR_H.to_string()} rx="2" />
                     <rect class={format!("bar m{i}")} x={LABEL_W.to_string()} y={y.to_string()}
                           width={format!("{w:.2}")} height={BAR_H.to_string()} rx="2" />
+                    { for s.ci(m).map(|ci| whisker(m, y, ci)) }
                     <text class="value" x={(LABEL_W + BAR_W + 6.0).to_string()} y={(y + BAR_H - 2.0).to_string()}>
                         { format::rate(rate) }</text>
                 </g>

@@ -2,11 +2,17 @@
 //!
 //! Testing convention: a row carries `data-group` (`content`, `locate`, `prose`, `overall`); a
 //! cell carries `data-metric` (a report key such as `page_hit_at_3`) and its text *starts with
-//! the rate* (`0.5833 (7/12)`); the rate is also the cell's `.rate` child and its `data-rate`,
-//! with `data-hits` and `data-n` beside it.
+//! the rate*, then reads as the text report prints it (`figeval::render::rate_with_ci`):
+//! `0.5833 (7/12; 95% CI 0.32–0.81)`, or `0.0000 (0/0)` without items. A rate's interval
+//! follows from its hits and n (`Summary::ci`), so a report from before intervals shows it too.
+//! The rate is also the cell's `.rate` child and its `data-rate`, with `data-hits`, `data-n`
+//! and `data-ci` (`lo,hi`, the report's `<metric>_ci` to four decimals) beside it. The MRR cell
+//! reads `0.4167 (95% CI 0.21–0.50)` (`render::value_with_ci`), or the value alone when the
+//! report's `page_mrr_ci` is `null` or absent (a bootstrap is stated, not derived).
 //!
 //! A screen reader hears a cell as one sentence, its `aria-label`: "page hit at 3, locate:
-//! 0.9231, 12 of 13" (the metric, the group, the rate, the hits out of n).
+//! 0.9231, 12 of 13, 95% CI 0.67 to 0.99" (the metric, the group, the rate, the hits out of n,
+//! the interval when there is one).
 
 use figeval::{Metric, Report, Scope, Summary};
 use yew::prelude::*;
@@ -55,11 +61,16 @@ pub struct GroupTableProps {
     pub report: Shared<Report>,
 }
 
-/// One rate as a screen reader reads it: "page hit at 3, locate: 0.9231, 12 of 13" (a table
-/// cell's name, and a bar's in the chart's text alternative).
+/// One rate as a screen reader reads it: "page hit at 3, locate: 0.9231, 12 of 13, 95% CI 0.67
+/// to 0.99" (a table cell's name, and a bar's in the chart's text alternative).
 pub fn spoken_rate(m: Metric, scope: &str, s: &Summary) -> String {
     let (rate, hits) = (format::rate(s.rate(m)), s.hits(m));
-    format!("{}, {scope}: {rate}, {hits} of {}", metric_spoken(m), s.n)
+    let mut text = format!("{}, {scope}: {rate}, {hits} of {}", metric_spoken(m), s.n);
+    if let Some(ci) = s.ci(m) {
+        text.push_str(", ");
+        text.push_str(&format::interval_spoken(ci));
+    }
+    text
 }
 
 fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
@@ -77,9 +88,10 @@ fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
     html! {
         <td data-metric={m.name()} data-rate={format::rate(rate)} data-hits={hits.to_string()}
             aria-label={spoken_rate(m, group, s)}
-            data-n={s.n.to_string()} class={classes!("metric", level, (m == Metric::PageHitAt3).then_some("headline"))}>
+            data-n={s.n.to_string()} data-ci={format::ci_attr(s.ci(m))}
+            class={classes!("metric", level, (m == Metric::PageHitAt3).then_some("headline"))}>
             <span class="rate">{ format::rate(rate) }</span>{ " " }
-            <span class="hits">{ format::hits(hits, s.n) }</span>
+            <span class="hits">{ format::hits_with_ci(hits, s.n, s.ci(m)) }</span>
             <svg class="cellbar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true">
                 <rect class="track" width="100" height="4" />
                 <rect class="fill" width={format!("{:.2}", rate * 100.0)} height="4" />
@@ -94,8 +106,12 @@ fn row(name: &str, s: &Summary) -> Html {
             <th scope="row">{ name.to_string() }</th>
             <td data-metric="n" class="num">{ s.n }</td>
             { for Metric::ALL.into_iter().map(|m| metric_cell(name, s, m)) }
-            <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)} class="num">
+            <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)}
+                data-ci={format::ci_attr(s.page_mrr_ci)} class="num mrr">
                 <span class="rate">{ format::rate(s.page_mrr) }</span>
+                if let Some(note) = format::interval_note(s.page_mrr_ci) {
+                    { " " }<span class="hits">{ note }</span>
+                }
             </td>
         </tr>
     }
