@@ -234,3 +234,57 @@ test('a file that is not a PDF, and a URL that answers 404, get a message that s
   assert.deepEqual(await page.evaluate(() => window.__cspViolations || []), []);
   await page.context().close();
 });
+
+test('the thumbnail cache keeps the most recently shown pages up to its limit, and draws an evicted page again', { skip }, async () => {
+  const page = await openApp(browser, site.url);
+  await openPdfFile(page);
+  const r = await page.evaluate(async () => {
+    const renderer = await globalThis.figevalRenderer();
+    const box = document.createElement('div');
+    document.body.prepend(box);
+    // Thumbnails of `pages`, all on screen at once, until each is drawn; then the counters.
+    const show = async (pages) => {
+      const imgs = pages.map((p) => {
+        const img = document.createElement('img');
+        img.dataset.thumb = String(p);
+        img.width = 4; img.height = 4;
+        box.append(img);
+        return img;
+      });
+      window.scrollTo(0, 0);
+      imgs.forEach((img) => renderer.watch(img));
+      await new Promise((resolve, reject) => {
+        const tick = () => {
+          const failed = imgs.find((img) => img.dataset.failed);
+          if (failed) reject(new Error(`p.${failed.dataset.thumb}: ${failed.dataset.failed}`));
+          else if (imgs.every((img) => img.dataset.rendered === img.dataset.thumb)) resolve();
+          else setTimeout(tick, 10);
+        };
+        tick();
+      });
+      imgs.forEach((img) => img.remove());
+      return renderer.counters();
+    };
+    const start = renderer.counters();
+    const early = Array.from({ length: 20 }, (_, i) => 100 + i);
+    const late = Array.from({ length: start.cacheLimit }, (_, i) => 200 + i);
+    const first = await show(early);
+    const full = await show(late); // fills the cache on its own: every early page is evicted
+    const cached = await show(late.slice(0, 10));
+    const evicted = await show(early.slice(0, 10));
+    return { start, first, full, cached, evicted };
+  });
+  const { start, first, full, cached, evicted } = r;
+  assert.equal(start.cacheLimit, 240, 'the limit web/pdfview.mjs states');
+  assert.equal(first.rendered - start.rendered, 20);
+  assert.equal(first.cached, 20);
+  assert.equal(full.rendered - first.rendered, start.cacheLimit, 'each page drawn once');
+  assert.equal(full.cached, start.cacheLimit, 'the cache holds no more than its limit');
+  assert.equal(cached.rendered, full.rendered, 'pages still in the cache are not drawn again');
+  assert.equal(cached.cacheHits - full.cacheHits, 10, 'they come from the cache');
+  assert.equal(evicted.rendered - cached.rendered, 10, 'evicted pages are drawn again');
+  assert.equal(evicted.cacheHits, cached.cacheHits);
+  assert.equal(evicted.cached, start.cacheLimit);
+  await noProblems(assert, page);
+  await page.context().close();
+});
