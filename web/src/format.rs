@@ -1,6 +1,7 @@
 //! Pure text formatting for the views. Nothing here computes a metric: rates, hits and
 //! p-values come from `figeval` and are only laid out.
 
+pub use figeval::decimal::{fixed, shortest};
 pub use figeval::render::rate;
 
 /// A hit count out of n: `(7/12)`.
@@ -40,7 +41,7 @@ pub fn count(n: usize) -> String {
 
 /// A size in bytes as megabytes (10^6 bytes), one decimal: `92.0 MB`.
 pub fn megabytes(bytes: usize) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
+    format!("{} MB", fixed(bytes as f64 / 1e6, 1))
 }
 
 /// A list of pages: `p. 72` or `pp. 72, 73`.
@@ -77,7 +78,7 @@ pub fn span(pages: u32) -> String {
 
 /// A duration in seconds, to a tenth.
 pub fn seconds(s: f64) -> String {
-    format!("{s:.1} s")
+    format!("{} s", fixed(s, 1))
 }
 
 pub use figeval::describe::start;

@@ -134,7 +134,7 @@ impl Settings {
                 None
             }
         };
-        let timeout_ms = match self.timeout_s.trim().parse::<f64>() {
+        let timeout_ms = match figeval::decimal::parse(self.timeout_s.trim()) {
             Ok(s) => match live::check_timeout(s) {
                 Ok(s) => Some((s * 1000.0).round() as u32),
                 Err(e) => {

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::dataset::Group;
+use crate::decimal;
 use crate::report::{Report, Scope};
 use crate::score::{ItemRecord, Metric, PerMetric};
 use crate::stats::{min_significant_delta, newcombe_paired, Interval, PairedCounts};
@@ -320,8 +321,10 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
 fn too_small_to_tell(s: &ScopeComparison) -> String {
     match s.min_significant_delta {
         Some(d) => format!(
-            "{} (n {}): only a change of {d:.2} or more could be significant",
-            s.scope, s.paired
+            "{} (n {}): only a change of {} or more could be significant",
+            s.scope,
+            s.paired,
+            decimal::fixed(d, 2)
         ),
         None => format!(
             "{} (n {}): no change could be significant; McNemar needs at least 6 paired items \

@@ -139,7 +139,7 @@ impl DraftItem {
                     .map(Value::from)
                     .ok()
                     .or_else(|| {
-                        t.parse::<f64>()
+                        crate::decimal::parse(t)
                             .ok()
                             .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
                     })

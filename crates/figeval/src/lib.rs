@@ -27,6 +27,8 @@
 //! - [`report`]: the report object (contract §5.2).
 //! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`decimal`]: the decimal text of doubles, exact, without the standard library's float
+//!   formatting and parsing (which the browser bundle would carry).
 //! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
 //! - [`live`]: the rules of a live run: limits, defaults, retries, backoff, judging an answer.
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
@@ -46,6 +48,7 @@ pub mod caption;
 pub mod capture;
 pub mod compare;
 pub mod dataset;
+pub mod decimal;
 pub mod describe;
 pub mod editor;
 pub mod ground;

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compare::{Comparison, ScopeComparison};
+use crate::decimal;
 use crate::ground::{Ground, ItemGround, Verdict};
 use crate::matrix::{Cell, Matrix};
 use crate::report::{Report, Scope};
@@ -22,24 +23,24 @@ pub fn signed(x: f64) -> String {
 /// `x` with its sign to `places` decimals; zero unsigned.
 fn signed_to(x: f64, places: usize) -> String {
     if x > 0.0 {
-        format!("+{x:.places$}")
+        format!("+{}", decimal::fixed(x, places))
     } else {
-        format!("{:.places$}", if x == 0.0 { 0.0 } else { x })
+        decimal::fixed(if x == 0.0 { 0.0 } else { x }, places)
     }
 }
 
 /// A p-value readable at every size: `0.0625`, `5.96e-8`.
 pub fn p_value(p: f64) -> String {
     if p >= 0.001 || p == 0.0 {
-        format!("{p:.4}")
+        decimal::fixed(p, 4)
     } else {
-        format!("{p:.2e}")
+        decimal::scientific(p, 2)
     }
 }
 
 /// A rate or a mean as reports are read: four decimals (`0.5833`).
 pub fn rate(x: f64) -> String {
-    format!("{x:.4}")
+    decimal::fixed(x, 4)
 }
 
 /// A rate with its hits and interval, as every rendering shows it:

@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decimal;
 use crate::summary::round4;
 
 /// The 97.5th percentile of the standard normal distribution: the z of every 95% interval here.
@@ -69,7 +70,9 @@ impl TryFrom<[f64; 2]> for Interval {
             Ok(Interval { lo, hi })
         } else {
             Err(format!(
-                "an interval must be [lo, hi] with lo <= hi, got [{lo}, {hi}]"
+                "an interval must be [lo, hi] with lo <= hi, got [{}, {}]",
+                decimal::shortest(lo),
+                decimal::shortest(hi)
             ))
         }
     }
@@ -78,7 +81,12 @@ impl TryFrom<[f64; 2]> for Interval {
 impl fmt::Display for Interval {
     /// Two decimals and an en dash, as the text and Markdown reports print it: `0.80–0.98`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.2}–{:.2}", self.lo, self.hi)
+        write!(
+            f,
+            "{}–{}",
+            decimal::fixed(self.lo, 2),
+            decimal::fixed(self.hi, 2)
+        )
     }
 }
 

@@ -82,8 +82,8 @@ pub fn bar_chart(props: &BarChartProps) -> Html {
         let x = LABEL_W + i as f64 * 130.0;
         html! {
             <g>
-                <rect class={format!("bar m{i}")} x={x.to_string()} y="4" width="12" height="12" rx="2" />
-                <text class="legend" x={(x + 17.0).to_string()} y="14">{ metric_label(m) }</text>
+                <rect class={format!("bar m{i}")} x={format::shortest(x)} y="4" width="12" height="12" rx="2" />
+                <text class="legend" x={format::shortest(x + 17.0)} y="14">{ metric_label(m) }</text>
             </g>
         }
     });
@@ -96,12 +96,12 @@ pub fn bar_chart(props: &BarChartProps) -> Html {
             let w = (rate * BAR_W).max(if rate > 0.0 { 1.5 } else { 0.0 });
             html! {
                 <g>
-                    <rect class="track" x={LABEL_W.to_string()} y={y.to_string()} width={BAR_W.to_string()}
-                          height={BAR_H.to_string()} rx="2" />
-                    <rect class={format!("bar m{i}")} x={LABEL_W.to_string()} y={y.to_string()}
-                          width={format!("{w:.2}")} height={BAR_H.to_string()} rx="2" />
+                    <rect class="track" x={format::shortest(LABEL_W)} y={format::shortest(y)} width={format::shortest(BAR_W)}
+                          height={format::shortest(BAR_H)} rx="2" />
+                    <rect class={format!("bar m{i}")} x={format::shortest(LABEL_W)} y={format::shortest(y)}
+                          width={format::fixed(w, 2)} height={format::shortest(BAR_H)} rx="2" />
                     { for s.ci(m).map(|ci| whisker(m, y, ci)) }
-                    <text class="value" x={(LABEL_W + BAR_W + 6.0).to_string()} y={(y + BAR_H - 2.0).to_string()}>
+                    <text class="value" x={format::shortest(LABEL_W + BAR_W + 6.0)} y={format::shortest(y + BAR_H - 2.0)}>
                         { format::rate(rate) }</text>
                 </g>
             }
@@ -109,7 +109,7 @@ pub fn bar_chart(props: &BarChartProps) -> Html {
         let mid = y0 + (metrics.len() as f64 * (BAR_H + GAP)) / 2.0 + 4.0;
         html! {
             <g data-group={name}>
-                <text class={classes!("glabel", (scope == Scope::Overall).then_some("overall"))} x="0" y={mid.to_string()}>
+                <text class={classes!("glabel", (scope == Scope::Overall).then_some("overall"))} x="0" y={format::shortest(mid)}>
                     { format!("{name} (n {})", s.n) }</text>
                 { for bars }
             </g>
@@ -117,7 +117,7 @@ pub fn bar_chart(props: &BarChartProps) -> Html {
     });
     html! {
         <figure class="chart" data-testid="group-chart">
-            <svg viewBox={format!("0 0 {width} {height}")} width="100%" role="img"
+            <svg viewBox={format!("0 0 {} {}", format::shortest(width), format::shortest(height))} width="100%" role="img"
                  aria-label={described(&metrics, &scopes)}>
                 { for legend }
                 { for groups }

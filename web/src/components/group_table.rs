@@ -94,7 +94,7 @@ fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
             <span class="hits">{ format::hits_with_ci(hits, s.n, s.ci(m)) }</span>
             <svg class="cellbar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true">
                 <rect class="track" width="100" height="4" />
-                <rect class="fill" width={format!("{:.2}", rate * 100.0)} height="4" />
+                <rect class="fill" width={format::fixed(rate * 100.0, 2)} height="4" />
             </svg>
         </td>
     }

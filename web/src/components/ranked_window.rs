@@ -49,7 +49,7 @@ fn span_bar(span: u32, config: ScoreConfig) -> Html {
         <span class={classes!("span", wide.then_some("wide"))}>
             <svg class="spanbar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">
                 <rect class="track" width="100" height="8" rx="2" />
-                <rect class="fill" width={format!("{w:.2}")} height="8" rx="2" />
+                <rect class="fill" width={format::fixed(w, 2)} height="8" rx="2" />
             </svg>
             <span>{ format::span(span) }</span>
             if wide { <span class="badge warn" title={format!("wider than max_precise_span_pages ({max_precise}): not a precise hit")}>{ "wide blob" }</span> }
