@@ -110,15 +110,13 @@ pub fn page_chips(start: u32, end: u32, expected: &[u32], max_chips: u32) -> Vec
     if end - start < max_chips {
         return (start..=end).map(chip).collect();
     }
+    // The pages shown, ascending and each once (inserted where it sorts).
     let mut shown: Vec<u32> = vec![start, end];
-    shown.extend(
-        expected
-            .iter()
-            .copied()
-            .filter(|p| (start..=end).contains(p)),
-    );
-    shown.sort_unstable();
-    shown.dedup();
+    for &p in expected.iter().filter(|p| (start..=end).contains(*p)) {
+        if let Err(i) = shown.binary_search(&p) {
+            shown.insert(i, p);
+        }
+    }
     let mut out = Vec::new();
     let mut prev: Option<u32> = None;
     for p in shown {

@@ -4,7 +4,7 @@
 //! pairing the two reports' items by question, and the exact two-sided McNemar p-value is
 //! computed on (gained, lost). A group's items are taken from the *after* report's grouping.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -224,8 +224,12 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         .iter()
         .map(|r| (r.question.as_str(), r))
         .collect();
-    let after_questions: BTreeSet<&str> =
-        after.per_item.iter().map(|r| r.question.as_str()).collect();
+    // The same map type as `before_items` (one compiled map, and no sort as a set would need).
+    let after_items: HashMap<&str, &ItemRecord> = after
+        .per_item
+        .iter()
+        .map(|r| (r.question.as_str(), r))
+        .collect();
     let pairs: Vec<(&ItemRecord, &ItemRecord)> = after
         .per_item
         .iter()
@@ -234,7 +238,7 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
     let unpaired_before: Vec<String> = before
         .per_item
         .iter()
-        .filter(|r| !after_questions.contains(r.question.as_str()))
+        .filter(|r| !after_items.contains_key(r.question.as_str()))
         .map(|r| r.question.clone())
         .collect();
     let unpaired_after: Vec<String> = after
@@ -269,12 +273,10 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         }
     }
 
-    let groups: BTreeSet<Group> = before
-        .by_group
-        .keys()
-        .chain(after.by_group.keys())
-        .copied()
-        .collect();
+    // The groups either report has, in report order.
+    let groups = Group::ALL
+        .into_iter()
+        .filter(|g| before.by_group.contains_key(g) || after.by_group.contains_key(g));
     let empty = Summary::of([]);
     let mut scopes = vec![scope(
         Scope::Overall,

@@ -75,14 +75,16 @@ pub struct Matrix {
 pub fn compare_many(base: (&str, &Report), runs: &[(&str, &Report)]) -> Matrix {
     let comparisons: Vec<Comparison> = runs.iter().map(|(_, r)| compare(base.1, r)).collect();
     let mut scopes: Vec<Scope> = vec![Scope::Overall];
+    // Overall first, then the others in order, each once (inserted where it sorts).
     for c in &comparisons {
         for s in c.scope_list() {
-            if !scopes.contains(&s) {
-                scopes.push(s);
+            if s != Scope::Overall {
+                if let Err(i) = scopes[1..].binary_search(&s) {
+                    scopes.insert(1 + i, s);
+                }
             }
         }
     }
-    scopes[1..].sort();
     let columns: Vec<Column> = scopes
         .iter()
         .flat_map(|&scope| Metric::ALL.map(|metric| Column { scope, metric }))

@@ -212,11 +212,13 @@ impl Report {
             unscored,
             snippets: _,
         } = scored;
-        let by_group = Group::ALL
-            .into_iter()
-            .filter(|&g| per_item.iter().any(|r| r.group == g))
-            .map(|g| (g, Summary::of(per_item.iter().filter(|r| r.group == g))))
-            .collect();
+        // Inserted one by one: collecting into a map would sort (and link a sort) first.
+        let mut by_group = BTreeMap::new();
+        for g in Group::ALL {
+            if per_item.iter().any(|r| r.group == g) {
+                by_group.insert(g, Summary::of(per_item.iter().filter(|r| r.group == g)));
+            }
+        }
         Report {
             corpus_id,
             base_url: request.base_url,

@@ -206,8 +206,7 @@ pub fn newcombe_phi(t: PairedCounts) -> f64 {
 /// so an adjusted p-value never falls below a smaller one's. Ties keep their given order.
 pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    let order = stable_order(m, &|a, b| p_values[a].total_cmp(&p_values[b]).is_lt());
     let mut adjusted = vec![0.0; m];
     let mut running = 0.0f64;
     for (rank, &i) in order.iter().enumerate() {
@@ -254,17 +253,22 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
         return None;
     }
     let n = values.len() as u64;
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mut classes: Vec<(f64, u64)> = Vec::new();
-    for v in sorted {
-        match classes.last_mut() {
+    let mut ascending: Vec<(f64, u64)> = Vec::new();
+    for i in stable_order(values.len(), &|a, b| {
+        values[a].total_cmp(&values[b]).is_lt()
+    }) {
+        let v = values[i];
+        match ascending.last_mut() {
             Some((last, count)) if last.total_cmp(&v).is_eq() => *count += 1,
-            _ => classes.push((v, 1)),
+            _ => ascending.push((v, 1)),
         }
     }
     // Largest multiplicity first (the sort is stable: ties stay in ascending value order).
-    classes.sort_by_key(|&(_, m)| std::cmp::Reverse(m));
+    let classes: Vec<(f64, u64)> =
+        stable_order(ascending.len(), &|a, b| ascending[a].1 > ascending[b].1)
+            .into_iter()
+            .map(|i| ascending[i])
+            .collect();
     let mut rest = n;
     let mut samplers: Vec<BinomialSampler> = Vec::with_capacity(classes.len());
     for &(_, m) in &classes[..classes.len() - 1] {
@@ -273,7 +277,7 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
     }
     let mut rng = Xoshiro256StarStar::seeded(BOOTSTRAP_SEED);
     let nf = n as f64;
-    let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+    let means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {
             let mut t = n;
             let mut mean = 0.0f64;
@@ -289,9 +293,44 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
         })
         .collect();
     let tail = BOOTSTRAP_RESAMPLES / 40; // 2.5% of the resamples: 250
-    let (_, &mut lo, _) = means.select_nth_unstable_by(tail - 1, f64::total_cmp);
-    let (_, &mut hi, _) = means.select_nth_unstable_by(BOOTSTRAP_RESAMPLES - tail, f64::total_cmp);
+    let ascending = stable_order(means.len(), &|a, b| means[a].total_cmp(&means[b]).is_lt());
+    let (lo, hi) = (
+        means[ascending[tail - 1]],
+        means[ascending[BOOTSTRAP_RESAMPLES - tail]],
+    );
     Some(Interval { lo, hi })
+}
+
+/// The indices `0..n` in the order `less` sorts them, equal ones in index order: a bottom-up
+/// merge sort. Every sort of the statistics goes through this one function (the standard
+/// library's sorts and selection would be compiled once per element type and comparison,
+/// about 2 KB each in the browser bundle).
+fn stable_order(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut merged = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        let mut start = 0;
+        while start < n {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (mut i, mut j) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // The right run's element goes first only when it is strictly less.
+                if j < end && (i >= mid || less(order[j], order[i])) {
+                    *slot = order[j];
+                    j += 1;
+                } else {
+                    *slot = order[i];
+                    i += 1;
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
+    order
 }
 
 /// Draws from `Binomial(t, m / r)` for any `t`, by inversion: exact tables of the binomial
@@ -605,6 +644,22 @@ mod tests {
         assert_eq!(holm(&[0.6, 0.6]), [1.0, 1.0]);
         let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
         assert_eq!(adjusted, [0.03, 0.06, 0.06, 0.02]);
+    }
+
+    #[test]
+    fn the_merge_sort_orders_as_the_standard_stable_sort() {
+        let mut rng = Xoshiro256StarStar::seeded(3);
+        for n in (0..70).chain([1000, 10_000]) {
+            // Few distinct keys, so most comparisons are ties whose order must be kept.
+            let keys: Vec<u64> = (0..n).map(|_| rng.below(1 + n as u64 / 4)).collect();
+            let mut expected: Vec<usize> = (0..n).collect();
+            expected.sort_by_key(|&i| keys[i]);
+            assert_eq!(
+                stable_order(n, &|a, b| keys[a] < keys[b]),
+                expected,
+                "n {n}"
+            );
+        }
     }
 
     #[test]
