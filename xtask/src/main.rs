@@ -11,6 +11,9 @@
 //!   (contract §11), which `test` runs first.
 //! - `cargo xtask ranx`: only the check of `figeval export` against ranx (PyPI, in a venv under
 //!   the target folder), which `test` runs after the cargo tests; needs `target/debug/figeval`.
+//! - `cargo xtask bundle`: only the main bundle's budget (issue 10: the `.wasm` and `.js` of
+//!   `dist/`, gzip -9, at most 280,000 bytes), which `test` checks after its `trunk build`;
+//!   needs a `dist/` from `trunk build --release --offline`.
 //!
 //! SIGINT (Ctrl-C) or SIGTERM stops every child the task started before it exits.
 
@@ -36,10 +39,11 @@ fn main() -> ExitCode {
         Some("test") => test::run(),
         Some("paths") => paths::check_repository(),
         Some("ranx") => ranx::check(),
+        Some("bundle") => test::bundle_within_budget(&sh::root().join("dist")),
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test|paths|ranx|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test|paths|ranx|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

@@ -179,6 +179,21 @@ pub fn run_lines(mut c: Command, mut each: impl FnMut(&str)) -> Result<(), Strin
     }
 }
 
+/// Runs a command to its end and returns what it wrote to stdout, as bytes; an error says which
+/// command failed.
+pub fn stdout_of(mut c: Command) -> Result<Vec<u8>, String> {
+    let child = spawn(c.stdin(Stdio::null()).stdout(Stdio::piped()))?;
+    let pid = child.id();
+    let out = child.wait_with_output();
+    children().retain(|&p| p != pid);
+    let out = out.map_err(|e| format!("{}: {e}", describe(&c)))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!("{} failed ({})", describe(&c), out.status))
+    }
+}
+
 /// Whether a program answers `--version` (or the given probe) successfully.
 pub fn answers(program: &str, args: &[&str]) -> Option<String> {
     let mut c = cmd(program, args);

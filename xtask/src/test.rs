@@ -164,6 +164,7 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
             return Err(format!("trunk build made no dist/{module}"));
         }
     }
+    bundle_within_budget(&root.join("dist"))?;
     let bins = sh::target_dir().join("debug");
     let mut node = cmd("node", &["--test", "--test-reporter=tap", "tests/browser/"]);
     node.env("FIGEVAL_DIST", root.join("dist"))
@@ -182,9 +183,83 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
     }
 }
 
+/// The main bundle's budget (issue 10), in bytes: the main app's `.wasm` and `.js` files at
+/// the top of `dist/` (`boot.js` included), each compressed by `gzip -9`, summed. The PDF
+/// viewer's `.mjs` files and the document module in `dist/doc/` load only on demand and do not
+/// count.
+const BUNDLE_BUDGET: u64 = 280_000;
+
+/// Whether a file at the top of `dist/` is part of the main bundle.
+fn in_main_bundle(name: &str) -> bool {
+    name.ends_with(".wasm") || name.ends_with(".js")
+}
+
+/// The verdict on the main bundle's files and their gzip -9 sizes: the figures either way, an
+/// error past [`BUNDLE_BUDGET`].
+fn bundle_verdict(sizes: &[(String, u64)]) -> Result<String, String> {
+    let total: u64 = sizes.iter().map(|(_, n)| n).sum();
+    let files: Vec<String> = sizes.iter().map(|(f, n)| format!("{f} {n}")).collect();
+    let line = format!(
+        "main bundle (gzip -9): {} = {total} B, budget {BUNDLE_BUDGET} B",
+        files.join(" + ")
+    );
+    if sizes.is_empty() {
+        Err("the main bundle has no .wasm or .js file in dist/".into())
+    } else if total > BUNDLE_BUDGET {
+        Err(format!("{line}: over by {} B", total - BUNDLE_BUDGET))
+    } else {
+        Ok(line)
+    }
+}
+
+/// Measures the main bundle in `dist` as BENCHMARKS.md does (`gzip -9c FILE | wc -c`) and fails
+/// when it is over its budget.
+pub fn bundle_within_budget(dist: &std::path::Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| in_main_bundle(n))
+        .collect();
+    names.sort();
+    let mut sizes = Vec::new();
+    for name in names {
+        let path = dist.join(&name);
+        let gzipped = sh::stdout_of(cmd("gzip", &["-9c", &path.to_string_lossy()]))?;
+        sizes.push((format!("dist/{name}"), gzipped.len() as u64));
+    }
+    eprintln!("{}", bundle_verdict(&sizes)?);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Tally;
+    use super::{bundle_verdict, in_main_bundle, Tally, BUNDLE_BUDGET};
+
+    #[test]
+    fn the_bundle_counts_wasm_and_js_but_not_the_pdf_viewer_modules() {
+        assert!(in_main_bundle("figeval-web_bg.wasm"));
+        assert!(in_main_bundle("boot.js"));
+        assert!(!in_main_bundle("pdf.worker.min.mjs"));
+        assert!(!in_main_bundle("style.css"));
+        assert!(!in_main_bundle("index.html"));
+    }
+
+    #[test]
+    fn the_bundle_fails_past_its_budget_and_says_by_how_much() {
+        let at = |wasm: u64| {
+            bundle_verdict(&[
+                ("dist/boot.js".to_string(), 1_000),
+                ("dist/figeval-web_bg.wasm".to_string(), wasm),
+            ])
+        };
+        let ok = at(BUNDLE_BUDGET - 1_000).unwrap();
+        assert!(ok.contains("= 280000 B"), "{ok}");
+        let over = at(BUNDLE_BUDGET - 999).unwrap_err();
+        assert!(over.ends_with("over by 1 B"), "{over}");
+        assert!(bundle_verdict(&[]).is_err());
+    }
 
     #[test]
     fn the_tally_reads_cargo_and_node_summaries() {
