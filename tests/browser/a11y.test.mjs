@@ -201,6 +201,30 @@ test('the compare view with two reports has no axe violation, wide and narrow; g
   axe.assertNone();
 });
 
+test('the compare view with three reports (every run against the baseline) has no axe violation, wide and narrow; a regressed cell says so in words', { skip }, async (t) => {
+  const axe = axeLog(t);
+  const page = await scoredReport();
+  await comparing(page);
+  await page.click('[data-testid=tab-workbench]');
+  await setField(page, 'responses-input', capture(2));
+  await page.click('[data-testid=score-offline]');
+  await page.click('[data-testid=tab-compare]');
+  await page.click('[data-testid=compare-add-current]');
+  await page.waitForSelector('[data-testid=compare-matrix]');
+  await axe.check(page, 'compare, three reports');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await axe.check(page, 'compare, three reports, narrow window');
+  const regressed = await page.locator('[data-testid=compare-matrix] td.regressed .change').allTextContents();
+  assert.ok(regressed.length > 0 && regressed.every((t) => t.endsWith(', REGRESSED')), `regressed cells say so: ${regressed}`);
+  // Each report's controls are a group named by the report.
+  const runs = await page.locator('[data-testid=compare-run]').evaluateAll((rs) => rs.map((r) => [r.querySelector('strong').textContent, r.querySelector('[role=group]').getAttribute('aria-label')]));
+  assert.equal(runs.length, 3);
+  for (const [name, label] of runs) assert.equal(label, name);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  axe.assertNone();
+});
+
 test('every view has one h1, headings in order, one main and a nav holding the view buttons', { skip }, async () => {
   const page = await scoredReport();
   await comparing(page);

@@ -2,14 +2,20 @@
 //
 // The report view: every bar of the chart has a whisker over its 95% interval, the group table
 // shows the interval as the text report prints it and a screen reader hears it; a report from
-// before intervals (no `_ci` keys) still opens.
+// before intervals (no `_ci` keys) still opens. The compare view: three report files sit side
+// by side as `figeval compare BASE A B --format json` has them, every cell worded as the text
+// matrix words it; reports are reordered, made the baseline and removed (back to two: the
+// before/after view); the share link carries them in order and opens the same matrix; axe
+// finds nothing.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import {
   OCTAVE_DATASET, missing, appHarness, openApp, missEvery, readGroupTable, assertTableMatchesReport,
-  figevalReport, scratch, intervalData, fixed2,
+  figevalReport, figeval, scratch, intervalData, intervalText, fixed, fixed2, axeViolations, countByRule,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -42,16 +48,21 @@ test('every bar has a whisker over its interval, the table shows and speaks it, 
   assertTableMatchesReport(assert, table, report);
 
   const scopes = { ...report.by_group, overall: report };
-  const whiskers = await page.$$eval('[data-testid=group-chart] [data-testid=whisker]',
-    (ws) => ws.map((w) => [w.closest('[data-group]').dataset.group, w.dataset.metric, w.dataset.ci, w.querySelector('path:not(.halo)').getAttribute('d')]));
+  // Each whisker, where it is drawn: its ends as fractions of its bar's track.
+  const whiskers = await page.$$eval('[data-testid=group-chart] [data-testid=whisker]', (ws) => ws.map((w) => {
+    const track = w.parentElement.querySelector('.track').getBBox();
+    const line = w.querySelector('path:not(.halo)').getBBox();
+    return [w.closest('[data-group]').dataset.group, w.dataset.metric, w.dataset.ci,
+      (line.x - track.x) / track.width, (line.x + line.width - track.x) / track.width,
+      line.y >= track.y && line.y + line.height <= track.y + track.height];
+  }));
   const charted = ['page_hit_at_3', 'precise_page_hit_at_3', 'figure_chunk_at_3'];
   assert.equal(whiskers.length, Object.keys(scopes).length * charted.length, 'one whisker a bar');
-  for (const [group, metric, ci, d] of whiskers) {
+  for (const [group, metric, ci, from, to, onBar] of whiskers) {
     const [lo, hi] = scopes[group][`${metric}_ci`];
     assert.equal(ci, intervalData([lo, hi]), `${group} ${metric}`);
-    // The whisker's axis runs in ten-thousandths of the rate: it spans exactly the interval.
-    const [x1, x2] = [Math.round(lo * 10_000), Math.round(hi * 10_000)];
-    assert.equal(d, `M${x1} 6H${x2}M${x1} 2V10M${x2} 2V10`, `${group} ${metric} whisker`);
+    assert.ok(Math.abs(from - lo) < 1e-4 && Math.abs(to - hi) < 1e-4, `${group} ${metric}: drawn over ${from}–${to}, the interval is ${lo}–${hi}`);
+    assert.ok(onBar, `${group} ${metric}: the whisker stays on its bar`);
   }
 
   const chart = await page.getByRole('img', { name: /^Rates by group:/ }).getAttribute('aria-label');
@@ -74,6 +85,120 @@ test('every bar has a whisker over its interval, the table shows and speaks it, 
   }
   assert.equal(await page.locator('[data-testid=group-chart] [data-testid=whisker]').count(), whiskers.length);
   assert.equal(await page.locator('[data-testid=error-banner]').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+/** A p-value as the core prints it (`render::p_value`): `0.0625`, `5.96e-8`. */
+const pValue = (p) => (p >= 0.001 || p === 0 ? fixed(p, 4) : p.toExponential(2));
+/** A change with its sign (`render::signed`): `+0.1515`, `-0.0312`, `0.0000`. */
+const signed = (x, places = 4) => (x > 0 ? `+${fixed(x, places)}` : fixed(x === 0 ? 0 : x, places));
+
+/** A matrix cell of `figeval compare --format json` as the page must show it: [rate, change]. */
+function cellText(c) {
+  const hits = `${c.hits}/${c.n}`;
+  const rate = `${fixed(c.rate, 4)} (${c.ci ? `${hits}; 95% CI ${intervalText(c.ci)}` : hits})`;
+  if (c.delta === null) return [rate, null];
+  const ci = c.delta_ci ? `${signed(c.delta_ci[0], 2)} to ${signed(c.delta_ci[1], 2)}` : 'n/a';
+  return [rate, `${signed(c.delta)} (${ci}), p ${pValue(c.p_value)}, Holm ${pValue(c.p_holm)}${c.regressed ? ', REGRESSED' : ''}`];
+}
+
+/** The matrix on show: { scope: [[label, base, { metric: [rate, change] | 'no items' }]] }. */
+function shownMatrix(page) {
+  return page.$$eval('[data-testid=matrix-scope]', (scopes) => Object.fromEntries(scopes.map((s) => [
+    s.dataset.scope,
+    [...s.querySelectorAll('[data-testid=matrix-row]')].map((r) => [
+      r.querySelector('th').firstChild.textContent, r.dataset.base,
+      Object.fromEntries([...r.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric,
+        td.querySelector('.rate') ? [td.querySelector('.rate').textContent, td.querySelector('.change')?.textContent ?? null] : td.textContent])),
+    ]),
+  ])));
+}
+
+/** What `figeval compare` prints for these files, in the shape of `shownMatrix`. */
+async function cliMatrix(files) {
+  const r = await figeval(['compare', ...files, '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const m = JSON.parse(r.stdout);
+  const out = {};
+  m.columns.forEach((col, i) => {
+    out[col.scope] ??= m.rows.map((row) => [basename(row.label), String(row.base), {}]);
+    m.rows.forEach((row, j) => { out[col.scope][j][2][col.metric] = row.cells[i] ? cellText(row.cells[i]) : 'no items'; });
+  });
+  return { shown: out, json: m };
+}
+
+/** The reports compared, in order: [name, is baseline]. */
+const runs = (page) => page.$$eval('[data-testid=compare-run]', (rs) => rs.map((r) => [r.querySelector('strong').textContent, r.dataset.base]));
+
+test('the compare view takes N reports: the core\'s matrix, reordered, a new baseline, shared in order, removed back to two', { skip, timeout: 180_000 }, async () => {
+  const files = [];
+  for (const [name, every] of [['base', 3], ['fewer-misses', 7], ['more-misses', 2]]) files.push((await reportFile(name, every)).path);
+  const page = await openApp(app.browser, app.site.url);
+  await page.click('[data-testid=tab-compare]');
+  await page.setInputFiles('[data-testid=compare-before-input]', files[0]);
+  await page.setInputFiles('[data-testid=compare-after-input]', files[1]);
+  await page.waitForSelector('[data-testid=comparison]');
+  await page.setInputFiles('[data-testid=compare-add-input]', files[2]);
+  await page.waitForSelector('[data-testid=compare-matrix]');
+  assert.equal(await page.locator('[data-testid=comparison]').count(), 0, 'three reports: the matrix, not the pair view');
+  assert.equal(await page.locator('[data-testid=compare-swap]').count(), 0);
+
+  const check = async (order, what) => {
+    const cli = await cliMatrix(order);
+    assert.deepEqual(await shownMatrix(page), cli.shown, what);
+    assert.deepEqual(await runs(page), order.map((f, i) => [basename(f), String(i === 0)]), `${what}: the list`);
+    const guide = await page.locator('[data-testid=too-small-to-tell] li').allTextContents();
+    assert.deepEqual(guide, [
+      'overall (n 33): only a change of 0.18 or more could be significant',
+      'content (n 13): only a change of 0.46 or more could be significant',
+      'locate (n 13): only a change of 0.46 or more could be significant',
+      'prose (n 7): only a change of 0.86 or more could be significant',
+    ], `${what}: the guide`);
+    return cli;
+  };
+  const first = await check(files, 'as added');
+  assert.deepEqual(Object.keys(first.shown), ['overall', 'content', 'locate', 'prose'], 'one table a scope, overall first');
+  assert.ok(first.json.rows.slice(1).every((r) => r.cells.every((c) => c.p_holm !== null)), 'every run cell has a Holm p');
+  assert.ok(first.json.rows[2].cells.some((c) => c.regressed), 'the run with more misses regressed somewhere');
+  assert.equal(await page.locator('td.regressed .change').first().textContent().then((t) => t.endsWith(', REGRESSED')), true);
+  assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe on the matrix view');
+
+  // Reorder: the second moves down; then the last becomes the baseline.
+  await page.locator('[data-testid=compare-run][data-index="1"] [data-testid=compare-run-down]').click();
+  await check([files[0], files[2], files[1]], 'the second moved down');
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-baseline]').click();
+  const order = [files[1], files[0], files[2]];
+  const shown = await check(order, 'a new baseline');
+  assert.equal(await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-baseline]').isDisabled(), true);
+
+  // The share link carries them in that order and opens the same matrix.
+  const link = await page.locator('[data-testid=compare-share-link]').inputValue();
+  const shared = JSON.parse(inflateRawSync(Buffer.from(link.split('#compare=')[1], 'base64url')));
+  assert.deepEqual(shared.reports.map((r) => r.name), order.map((f) => basename(f)), 'baseline first, then the runs in order');
+  assert.deepEqual(shared.reports.map((r) => r.report), order.map((f) => JSON.parse(readFileSync(f, 'utf8'))));
+  const other = await openApp(app.browser, link);
+  await other.waitForSelector('[data-testid=compare-matrix]');
+  assert.deepEqual(await shownMatrix(other), shown.shown);
+  assert.equal(await other.locator('[data-testid=compare-share-link]').inputValue(), link, 'it shares the same link');
+  assert.deepEqual(other.problems, []);
+  await other.context().close();
+
+  // A file that is not a report: the banner, and the three stay.
+  await page.setInputFiles('[data-testid=compare-add-input]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"n": 1}') });
+  await page.locator('[data-testid=error-banner]').waitFor();
+  assert.match(await page.locator('[data-testid=error-banner]').textContent(), /bad\.json was refused/);
+  assert.equal((await runs(page)).length, 3);
+
+  // Remove the baseline: two left, the before/after view of two reports.
+  await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-remove]').click();
+  await page.waitForSelector('[data-testid=comparison]');
+  assert.equal(await page.locator('[data-testid=compare-matrix]').count(), 0);
+  assert.deepEqual(await page.locator('[data-testid^=compare-][data-testid$=-name] strong').allTextContents(), [basename(files[0]), basename(files[2])]);
+  const pair = JSON.parse((await figeval(['compare', files[0], files[2], '--format', 'json'])).stdout);
+  assert.deepEqual(await page.locator('[data-testid=too-small-to-tell] li').allTextContents(), pair.too_small_to_tell);
+  assert.deepEqual(await page.locator('[data-testid=reading-guide] li').allTextContents(), pair.reading_guide);
+  assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe with two reports');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -332,14 +332,30 @@ export async function readGroupTable(page) {
 }
 
 /**
- * A bound as the text report prints it, two decimals. Rust rounds the exact binary value and
- * an exact tie to even, where `toFixed` takes a tie up (0.125: "0.12" there, "0.13" here).
+ * `x` to `places` decimals as Rust's `{:.N}` prints it: the exact binary value rounded, an exact
+ * tie to even, where `toFixed` takes a tie up (0.125 to 2 places: "0.12" there, "0.13" here).
  */
-export function fixed2(x) {
-  if (!Number.isInteger(x * 8) || Number.isInteger(x * 4)) return x.toFixed(2);
-  const down = Math.floor(x * 100);
-  return ((down % 2 === 0 ? down : down + 1) / 100).toFixed(2);
+export function fixed(x, places) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const sign = bits >> 63n ? '-' : '';
+  const exp = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  // |x| = mant · 2^e exactly.
+  const [mant, e] = exp === 0 ? [frac, -1074] : [frac | (1n << 52n), exp - 1075];
+  let num = mant * 10n ** BigInt(places);
+  let den = 1n;
+  if (e >= 0) num <<= BigInt(e); else den <<= BigInt(-e);
+  let q = num / den;
+  const twice = 2n * (num - q * den);
+  if (twice > den || (twice === den && q % 2n === 1n)) q += 1n;
+  const digits = q.toString().padStart(places + 1, '0');
+  return sign + (places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits);
 }
+
+/** A bound as the text report prints it, two decimals (see `fixed`). */
+export const fixed2 = (x) => fixed(x, 2);
 
 /** An interval `[lo, hi]` as the text report prints it: `0.80–0.98`. */
 export const intervalText = ([lo, hi]) => `${fixed2(lo)}–${fixed2(hi)}`;

@@ -214,8 +214,8 @@ pub struct AppState {
     pub before: Option<OpenReport>,
     /// The comparison's change.
     pub after: Option<OpenReport>,
-    /// Reports a `#compare=` link held beyond the first two, in order: the view compares the
-    /// first two and its share link carries them all.
+    /// The comparison's further runs, in order, after `after` (a `#compare=` link's third
+    /// report on, or added): with them the view is every run against the baseline.
     pub compare_rest: Rc<Vec<OpenReport>>,
 }
 
@@ -326,6 +326,23 @@ pub enum Action {
     },
     /// Swap before and after.
     SwapCompare,
+    /// Add a report after the others in the comparison (a file's text, or the current report
+    /// when `None`).
+    AddCompare {
+        /// Its name.
+        name: String,
+        /// The report file's text, or `None` for the report on show.
+        text: Option<String>,
+    },
+    /// Take the report at this position of [`AppState::compared`] out of the comparison.
+    RemoveCompare(usize),
+    /// Move the report at `from` of [`AppState::compared`] to `to` (0 makes it the baseline).
+    MoveCompare {
+        /// Its position now.
+        from: usize,
+        /// Its position after.
+        to: usize,
+    },
     /// Something failed outside the reducer (reading a file, fetching a URL).
     Error {
         /// What failed.
@@ -399,6 +416,40 @@ impl AppState {
             title: title.to_string(),
             detail: detail.into(),
         });
+    }
+
+    /// The reports compared, in order: the baseline (before), the first run (after), then the
+    /// others; an empty slot is skipped.
+    pub fn compared(&self) -> Vec<OpenReport> {
+        self.before
+            .iter()
+            .chain(&self.after)
+            .chain(self.compare_rest.iter())
+            .cloned()
+            .collect()
+    }
+
+    /// Puts the reports compared back in order: the baseline, the first run, the others.
+    fn set_compared(&mut self, list: Vec<OpenReport>) {
+        let mut list = list.into_iter();
+        self.before = list.next();
+        self.after = list.next();
+        self.compare_rest = Rc::new(list.collect());
+    }
+
+    /// A report for the comparison: the file's text read (or refused with the banner), or the
+    /// report on show when `text` is `None`.
+    fn compare_input(&mut self, name: &str, text: Option<String>) -> Option<OpenReport> {
+        match text {
+            Some(text) => match Report::parse(&text) {
+                Ok(r) => Some(OpenReport::new(name, r)),
+                Err(e) => {
+                    self.refuse_report(name, &e);
+                    None
+                }
+            },
+            None => self.report.clone(),
+        }
     }
 
     /// The banner of a report text that was refused: the reason is the detail.
@@ -647,17 +698,7 @@ impl AppState {
                 Err(e) => self.banner("This share link cannot be opened", e.to_string()),
             },
             Action::SetCompare { slot, name, text } => {
-                let opened = match text {
-                    Some(text) => match Report::parse(&text) {
-                        Ok(r) => Some(OpenReport::new(&name, r)),
-                        Err(e) => {
-                            self.refuse_report(&name, &e);
-                            None
-                        }
-                    },
-                    None => self.report.clone(),
-                };
-                if let Some(o) = opened {
+                if let Some(o) = self.compare_input(&name, text) {
                     match slot {
                         Slot::Before => self.before = Some(o),
                         Slot::After => self.after = Some(o),
@@ -666,6 +707,29 @@ impl AppState {
                 }
             }
             Action::SwapCompare => std::mem::swap(&mut self.before, &mut self.after),
+            Action::AddCompare { name, text } => {
+                if let Some(o) = self.compare_input(&name, text) {
+                    let mut list = self.compared();
+                    list.push(o);
+                    self.set_compared(list);
+                    self.view = View::Compare;
+                }
+            }
+            Action::RemoveCompare(at) => {
+                let mut list = self.compared();
+                if at < list.len() {
+                    list.remove(at);
+                    self.set_compared(list);
+                }
+            }
+            Action::MoveCompare { from, to } => {
+                let mut list = self.compared();
+                if from < list.len() && to < list.len() {
+                    let o = list.remove(from);
+                    list.insert(to, o);
+                    self.set_compared(list);
+                }
+            }
             Action::Error { title, detail } => self.banner(&title, detail),
             Action::DismissBanner => self.banner = None,
         }
@@ -923,7 +987,7 @@ mod tests {
     }
 
     #[test]
-    fn a_compare_link_opens_the_compare_view_on_its_first_two_reports_and_keeps_the_rest() {
+    fn a_compare_link_opens_the_compare_view_on_all_its_reports_in_order() {
         let (a, b, c) = (scored(&[(4, 4)]), scored(&[(9, 9)]), scored(&[(2, 2)]));
         let fragment =
             figeval::share::compare_fragment(&[("before.json", &a), ("after.json", &b), ("c", &c)])
@@ -931,6 +995,12 @@ mod tests {
         let s = AppState::default().apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
         assert_eq!(s.view, View::Compare);
         assert!(s.banner.is_none());
+        let names: Vec<String> = s.compared().iter().map(|o| o.name.to_string()).collect();
+        assert_eq!(
+            names,
+            ["before.json", "after.json", "c"],
+            "all of them, in order"
+        );
         let before = s.before.unwrap();
         let after = s.after.unwrap();
         assert_eq!((&*before.name, &*before.report), ("before.json", &a));
@@ -938,6 +1008,63 @@ mod tests {
         assert_eq!(s.compare_rest.len(), 1);
         assert_eq!(*s.compare_rest[0].report, c);
         assert!(s.report.is_none(), "the report view is left alone");
+    }
+
+    #[test]
+    fn reports_are_added_removed_reordered_and_made_the_baseline_in_order() {
+        let (a, b, c) = (scored(&[(4, 4)]), scored(&[(9, 9)]), scored(&[(2, 2)]));
+        let names = |s: &AppState| {
+            s.compared()
+                .iter()
+                .map(|o| o.name.to_string())
+                .collect::<Vec<_>>()
+        };
+        let add = |s: AppState, name: &str, r: &Report| {
+            s.apply(Action::AddCompare {
+                name: name.into(),
+                text: Some(r.to_json_pretty()),
+            })
+        };
+        let s = add(add(add(AppState::default(), "a", &a), "b", &b), "c", &c);
+        assert_eq!(s.view, View::Compare);
+        assert_eq!(names(&s), ["a", "b", "c"]);
+        assert_eq!(
+            *s.before.as_ref().unwrap().report,
+            a,
+            "the first is the baseline"
+        );
+        let s = s.apply(Action::MoveCompare { from: 2, to: 0 });
+        assert_eq!(names(&s), ["c", "a", "b"]);
+        assert_eq!(*s.before.as_ref().unwrap().report, c);
+        assert_eq!(*s.after.as_ref().unwrap().report, a);
+        let s = s.apply(Action::MoveCompare { from: 1, to: 2 });
+        assert_eq!(names(&s), ["c", "b", "a"]);
+        let s = s.apply(Action::RemoveCompare(0));
+        assert_eq!(names(&s), ["b", "a"]);
+        assert!(
+            s.compare_rest.is_empty(),
+            "two reports: before and after, as before"
+        );
+        assert_eq!(&*s.before.as_ref().unwrap().name, "b");
+        // Out of range: nothing moves.
+        let s = s
+            .apply(Action::MoveCompare { from: 5, to: 0 })
+            .apply(Action::MoveCompare { from: 0, to: 2 })
+            .apply(Action::RemoveCompare(9));
+        assert_eq!(names(&s), ["b", "a"]);
+        // A file that is not a report is refused and nothing is added.
+        let s = s.apply(Action::AddCompare {
+            name: "bad.json".into(),
+            text: Some("{".into()),
+        });
+        assert_eq!(names(&s), ["b", "a"]);
+        assert_eq!(s.banner.as_ref().unwrap().title, "bad.json was refused");
+        // The current report: none on show adds nothing.
+        let s = AppState::default().apply(Action::AddCompare {
+            name: "current report".into(),
+            text: None,
+        });
+        assert!(s.compared().is_empty());
     }
 
     #[test]

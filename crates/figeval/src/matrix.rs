@@ -71,6 +71,31 @@ pub struct Matrix {
     pub comparisons: Vec<Comparison>,
 }
 
+impl Matrix {
+    /// The reading guide's lines on how large a change must be to be told from chance
+    /// ([`Comparison::too_small_to_tell`]), per scope: once when every run pairs the same
+    /// items with the base, else each run's, prefixed with its label.
+    pub fn too_small_to_tell(&self) -> Vec<String> {
+        let first = self.comparisons.first().map(|c| &c.too_small_to_tell);
+        if self
+            .comparisons
+            .iter()
+            .all(|c| Some(&c.too_small_to_tell) == first)
+        {
+            return first.cloned().unwrap_or_default();
+        }
+        self.rows[1..]
+            .iter()
+            .zip(&self.comparisons)
+            .flat_map(|(row, c)| {
+                c.too_small_to_tell
+                    .iter()
+                    .map(move |line| format!("{}: {line}", row.label))
+            })
+            .collect()
+    }
+}
+
 /// Compares every run with the base. `base` and `runs` are `(label, report)`.
 pub fn compare_many(base: (&str, &Report), runs: &[(&str, &Report)]) -> Matrix {
     let comparisons: Vec<Comparison> = runs.iter().map(|(_, r)| compare(base.1, r)).collect();
@@ -218,5 +243,33 @@ mod tests {
         assert!(!b.regressed && b.ci.is_some());
         let worse = compare_many(("better", &better), &[("base", &base)]);
         assert!(worse.rows[1].cells[0].as_ref().unwrap().regressed);
+    }
+
+    #[test]
+    fn the_guide_says_once_what_is_too_small_when_the_runs_pair_alike_else_per_run() {
+        let base = report(&[false; 12]);
+        let (a, b) = (report(&[true; 12]), report(&[false; 12]));
+        let m = compare_many(("base", &base), &[("a", &a), ("b", &b)]);
+        assert_eq!(
+            m.too_small_to_tell(),
+            [
+                "overall (n 12): only a change of 0.50 or more could be significant",
+                "content (n 6): only a change of 1.00 or more could be significant",
+                "locate (n 6): only a change of 1.00 or more could be significant",
+            ]
+        );
+        let short = report(&[true; 5]);
+        let m = compare_many(("base", &base), &[("a", &a), ("short", &short)]);
+        let lines = m.too_small_to_tell();
+        assert_eq!(lines.len(), 6, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "a: overall (n 12): only a change of 0.50 or more could be significant"
+        );
+        assert_eq!(
+            lines[3],
+            "short: overall (n 5): no change could be significant; McNemar needs at least 6 \
+             paired items flipping the same way"
+        );
     }
 }

@@ -495,8 +495,8 @@ pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
 }
 
 /// A run's change from the base in a matrix cell: `+0.0909 (-0.03 to +0.21), p 0.2500, Holm
-/// 0.5000`; empty for the base.
-fn change(cell: &Cell) -> String {
+/// 0.5000`; empty for the base. The text, Markdown and page matrices print it.
+pub fn change(cell: &Cell) -> String {
     match (cell.delta, cell.p_value, cell.p_holm) {
         (Some(d), Some(p), Some(h)) => format!(
             "{} ({}), p {}, Holm {}{}",
@@ -511,7 +511,7 @@ fn change(cell: &Cell) -> String {
 }
 
 /// The scopes of a matrix, in column order, each with its columns' indices.
-fn matrix_scopes(m: &Matrix) -> Vec<(Scope, Vec<usize>)> {
+pub fn matrix_scopes(m: &Matrix) -> Vec<(Scope, Vec<usize>)> {
     let mut out: Vec<(Scope, Vec<usize>)> = Vec::new();
     for (i, c) in m.columns.iter().enumerate() {
         match out.last_mut() {
@@ -562,13 +562,17 @@ pub fn matrix_text(m: &Matrix) -> String {
             }
         }
     }
-    let _ = writeln!(
-        out,
-        "\np is the exact McNemar test of each run against the base; Holm adjusts it across the \
-         {} run(s) compared with the base.",
-        m.rows.len() - 1
-    );
+    let _ = writeln!(out, "\n{}", matrix_p_note(m));
     out
+}
+
+/// What a matrix's p-values are, as the text matrix and the page say it.
+pub fn matrix_p_note(m: &Matrix) -> String {
+    format!(
+        "p is the exact McNemar test of each run against the base; Holm adjusts it across the {} \
+         run(s) compared with the base.",
+        m.rows.len() - 1
+    )
 }
 
 /// Several runs against a base as Markdown: one table per scope, reports as rows, metrics as

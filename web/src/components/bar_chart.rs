@@ -40,22 +40,19 @@ const BAR_H: f64 = 12.0;
 const GAP: f64 = 3.0;
 const GROUP_GAP: f64 = 14.0;
 
-/// A bar's whisker, `top` the bar's top edge: a nested SVG over the bar's track whose x axis
-/// runs in ten-thousandths of the rate, so the interval's four-decimal bounds place it exactly
-/// as whole numbers (the page formats no fractions; `vector-effect` keeps the stroke even).
-fn whisker(m: Metric, top: f64, ci: Interval) -> Html {
-    let at = |x: f64| ((x * 10_000.0).round() as u32).to_string();
-    let (lo, hi) = (at(ci.lo), at(ci.hi));
-    // The layout's lengths are whole numbers.
-    let px = |v: f64| (v as u32).to_string();
-    let d = format!("M{lo} 6H{hi}M{lo} 2V10M{hi} 2V10");
+/// A bar's whisker over its 95% interval, `y` the bar's top edge: a line from `lo` to `hi`
+/// with end caps, in ink on a halo of the card's white.
+fn whisker(m: Metric, y: f64, ci: Interval) -> Html {
+    let x = |v: f64| format::fixed(LABEL_W + v * BAR_W, 2);
+    let (lo, hi) = (x(ci.lo), x(ci.hi));
+    let mid = format::shortest(y + BAR_H / 2.0);
+    let (top, bottom) = (format::shortest(y + 2.0), format::shortest(y + BAR_H - 2.0));
+    let d = format!("M{lo} {mid}H{hi}M{lo} {top}V{bottom}M{hi} {top}V{bottom}");
     html! {
-        <svg class="whisker" data-testid="whisker" data-metric={m.name()} data-ci={figeval::render::interval_data(ci)}
-             x={px(LABEL_W)} y={px(top)} width={px(BAR_W)} height={px(BAR_H)}
-             viewBox="0 0 10000 12" preserveAspectRatio="none">
-            <path class="halo" vector-effect="non-scaling-stroke" d={d.clone()} />
-            <path vector-effect="non-scaling-stroke" {d} />
-        </svg>
+        <g class="whisker" data-testid="whisker" data-metric={m.name()} data-ci={figeval::render::interval_data(ci)}>
+            <path class="halo" d={d.clone()} />
+            <path {d} />
+        </g>
     }
 }
 

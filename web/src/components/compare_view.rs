@@ -1,6 +1,11 @@
-//! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it.
+//! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it; with
+//! three reports or more, every run against the baseline as `figeval::matrix` computes it
+//! (contract §7.1): one table per scope, a row per report, each cell worded by
+//! `figeval::render` as the text matrix prints it.
 
 use figeval::compare::{Comparison, ScopeComparison};
+use figeval::matrix::{compare_many, Cell, Matrix};
+use figeval::render;
 use figeval::{Group, Metric, Scope};
 use yew::prelude::*;
 
@@ -9,7 +14,9 @@ use crate::components::file_picker::FilePicker;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_scroll::table_scroll;
 use crate::format;
+use crate::shared::Shared;
 use crate::state::{Action, AppState, OpenReport, Slot};
+use figeval::Report;
 
 /// How many gained/lost questions are listed before "and N more".
 const LISTED: usize = 25;
@@ -21,7 +28,7 @@ pub struct CompareViewProps {
     pub before: Option<OpenReport>,
     /// The change.
     pub after: Option<OpenReport>,
-    /// Reports a `#compare=` link held beyond the first two (kept in the share link).
+    /// The further runs, after `after`, in order.
     pub rest: std::rc::Rc<Vec<OpenReport>>,
     /// Whether a report is on show (it can fill a slot).
     pub has_current: bool,
@@ -40,28 +47,8 @@ fn slot_card(
         Slot::After => ("After", "after"),
     };
     let d = dispatch.clone();
-    let on_file = Callback::from(move |(name, text): (String, String)| {
-        d.dispatch(Action::SetCompare {
-            slot,
-            name,
-            text: Some(text),
-        })
-    });
-    let d = dispatch.clone();
-    let on_error = Callback::from(move |detail: String| {
-        d.dispatch(Action::Error {
-            title: "The report could not be read".into(),
-            detail,
-        })
-    });
-    let d = dispatch.clone();
-    let use_current = Callback::from(move |_: MouseEvent| {
-        d.dispatch(Action::SetCompare {
-            slot,
-            name: "current report".into(),
-            text: None,
-        })
-    });
+    let to =
+        Callback::from(move |(name, text)| d.dispatch(Action::SetCompare { slot, name, text }));
     let summary = match open {
         Some(o) => html! {
             <p data-testid={format!("compare-{id}-name")}>
@@ -76,15 +63,39 @@ fn slot_card(
         <section class="card slot">
             <h2>{ title }</h2>
             { summary }
-            <FileDrop on_file={on_file.clone()} on_error={on_error.clone()}>
-                <div class="row wrap">
-                    <FilePicker testid={format!("compare-{id}-input")} label="Open a report file…"
-                                accept=".json,application/json" {on_file} {on_error} />
-                    <button data-testid={format!("compare-{id}-current")} onclick={use_current}
-                            disabled={!has_current}>{ "Use the current report" }</button>
-                </div>
-            </FileDrop>
+            { report_picker(&format!("compare-{id}"), ["Open a report file…", "Use the current report"], to, has_current, dispatch) }
         </section>
+    }
+}
+
+/// A report file's picker (and drop zone) and a button for the current report, both sending
+/// `to` the report's name and text (`None` for the current report); test ids `{id}-input` and
+/// `{id}-current`.
+fn report_picker(
+    id: &str,
+    [file_label, current_label]: [&'static str; 2],
+    to: Callback<(String, Option<String>)>,
+    has_current: bool,
+    dispatch: &UseReducerDispatcher<AppState>,
+) -> Html {
+    let on_file = to.reform(|(name, text): (String, String)| (name, Some(text)));
+    let d = dispatch.clone();
+    let on_error = Callback::from(move |detail: String| {
+        d.dispatch(Action::Error {
+            title: "The report could not be read".into(),
+            detail,
+        })
+    });
+    let use_current = to.reform(|_: MouseEvent| ("current report".to_string(), None));
+    html! {
+        <FileDrop on_file={on_file.clone()} on_error={on_error.clone()}>
+            <div class="row wrap">
+                <FilePicker testid={format!("{id}-input")} label={file_label}
+                            accept=".json,application/json" {on_file} {on_error} />
+                <button data-testid={format!("{id}-current")} onclick={use_current}
+                        disabled={!has_current}>{ current_label }</button>
+            </div>
+        </FileDrop>
     }
 }
 
@@ -163,18 +174,26 @@ fn scope_card(s: &ScopeComparison) -> Html {
     }
 }
 
+/// The comparison's warnings, when it has any.
+fn warnings(list: &[String]) -> Html {
+    if list.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="card warn-card" data-testid="compare-warnings">
+            <h2>{ "Warnings" }</h2>
+            <ul>{ for list.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+        </section>
+    }
+}
+
 fn comparison(c: &Comparison) -> Html {
     let prose_held = c
         .scope(Scope::Group(Group::Prose))
         .map(|s| s.regressions().is_empty());
     html! {
         <div class="comparison" data-testid="comparison">
-            if !c.warnings.is_empty() {
-                <section class="card warn-card" data-testid="compare-warnings">
-                    <h2>{ "Warnings" }</h2>
-                    <ul>{ for c.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
-                </section>
-            }
+            { warnings(&c.warnings) }
             if let Some(v) = &c.prose_verdict {
                 <p class={classes!("verdict", if prose_held == Some(true) { "good" } else { "bad" })}
                    data-testid="prose-verdict">{ v.clone() }</p>
@@ -188,10 +207,114 @@ fn comparison(c: &Comparison) -> Html {
                     { question_list("only in the after report", &c.unpaired_after, "") }
                 </section>
             }
-            <section class="card">
-                <h2>{ "How to read this" }</h2>
-                <ul data-testid="reading-guide">{ for c.reading_guide.iter().map(|l| html! { <li>{ *l }</li> }) }</ul>
+            { guide(&c.reading_guide, None, &c.too_small_to_tell) }
+        </div>
+    }
+}
+
+/// "How to read this": the guide's lines, a note, and per scope how small a change cannot be
+/// told from chance (`Comparison::too_small_to_tell`).
+fn guide(lines: &[&str], note: Option<String>, too_small: &[String]) -> Html {
+    html! {
+        <section class="card">
+            <h2>{ "How to read this" }</h2>
+            <ul data-testid="reading-guide">{ for lines.iter().map(|l| html! { <li>{ *l }</li> }) }</ul>
+            if let Some(note) = note { <p>{ note }</p> }
+            <h3>{ "Too small to tell (exact McNemar, p < 0.05)" }</h3>
+            <ul data-testid="too-small-to-tell">{ for too_small.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+        </section>
+    }
+}
+
+/// The reports compared (with three or more), each with its controls; and a way to add one.
+fn runs_card(
+    list: &[(AttrValue, Shared<Report>)],
+    has_current: bool,
+    dispatch: &UseReducerDispatcher<AppState>,
+) -> Html {
+    let act = |a: Action| {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+    };
+    let last = list.len() - 1;
+    let rows = list.iter().enumerate().map(|(i, (name, _))| {
+        html! {
+            <li data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
+                <span><strong>{ name.clone() }</strong>
+                    if i == 0 { { " " }<span class="badge">{ "baseline" }</span> }</span>
+                <span class="row wrap" role="group" aria-label={name.clone()}>
+                    <button data-testid="compare-run-baseline" disabled={i == 0}
+                            onclick={act(Action::MoveCompare { from: i, to: 0 })}>{ "Make baseline" }</button>
+                    <button data-testid="compare-run-up" disabled={i == 0} aria-label="Move up"
+                            onclick={act(Action::MoveCompare { from: i, to: i.saturating_sub(1) })}>{ "↑" }</button>
+                    <button data-testid="compare-run-down" disabled={i == last} aria-label="Move down"
+                            onclick={act(Action::MoveCompare { from: i, to: i + 1 })}>{ "↓" }</button>
+                    <button data-testid="compare-run-remove"
+                            onclick={act(Action::RemoveCompare(i))}>{ "Remove" }</button>
+                </span>
+            </li>
+        }
+    });
+    let d = dispatch.clone();
+    let to = Callback::from(move |(name, text)| d.dispatch(Action::AddCompare { name, text }));
+    html! {
+        <section class="card" data-testid="compare-runs">
+            if list.len() >= 3 {
+                <h2>{ "Reports compared" }</h2>
+                <p class="muted small">{ "The first is the baseline: every other report is compared with it." }</p>
+                <ol class="runs">{ for rows }</ol>
+            } else {
+                <h2>{ "More reports" }</h2>
+                <p class="muted small">{ "Add a third to see every run against the baseline (before), side by side." }</p>
+            }
+            { report_picker("compare-add", ["Add a report file…", "Add the current report"], to, has_current, dispatch) }
+        </section>
+    }
+}
+
+fn matrix_cell(metric: Metric, cell: Option<&Cell>) -> Html {
+    match cell {
+        Some(c) => html! {
+            <td data-metric={metric.name()} class={if c.regressed { "num regressed" } else { "num" }}>
+                <span class="rate">{ render::rate_with_ci(c.rate, c.hits, c.n, c.ci) }</span>
+                if c.delta.is_some() { <span class="change">{ render::change(c) }</span> }
+            </td>
+        },
+        None => html! { <td data-metric={metric.name()} class="muted">{ "no items" }</td> },
+    }
+}
+
+/// Every run against the baseline: per scope a table, one row per report.
+fn matrix_view(m: &Matrix) -> Html {
+    let tables = render::matrix_scopes(m).into_iter().map(|(scope, cols)| {
+        let rows = m.rows.iter().map(|row| html! {
+            <tr data-testid="matrix-row" data-base={row.base.to_string()}>
+                <th scope="row">{ row.label.clone() }
+                    if row.base { { " " }<span class="badge">{ "baseline" }</span> }</th>
+                { for cols.iter().map(|&i| matrix_cell(m.columns[i].metric, row.cells[i].as_ref())) }
+            </tr>
+        });
+        html! {
+            <section class="card" data-testid="matrix-scope" data-scope={scope.name()}>
+                <h3>{ scope.name() }</h3>
+                { table_scroll(format!("{scope}: every report against the baseline"), html! {
+                    <table class="compare-table matrix-table">
+                        <thead><tr>
+                            <th scope="col">{ "report" }</th>
+                            { for cols.iter().map(|&i| html! { <th scope="col" class="num"><code>{ m.columns[i].metric.name() }</code></th> }) }
+                        </tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                }) }
             </section>
+        }
+    });
+    html! {
+        <div class="comparison" data-testid="compare-matrix">
+            { warnings(&m.warnings) }
+            <h2 class="visually-hidden">{ "Every report against the baseline, by scope" }</h2>
+            { for tables }
+            { guide(&figeval::compare::READING_GUIDE, Some(render::matrix_p_note(m)), &m.too_small_to_tell()) }
         </div>
     }
 }
@@ -199,36 +322,41 @@ fn comparison(c: &Comparison) -> Html {
 /// The view.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
-    let pair = match (&props.before, &props.after) {
-        (Some(b), Some(a)) => Some((b.report.clone(), a.report.clone())),
+    // The reports in order, the baseline first: two are before and after, more the matrix.
+    let named: Vec<(AttrValue, Shared<Report>)> = props
+        .before
+        .iter()
+        .chain(&props.after)
+        .chain(props.rest.iter())
+        .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
+        .collect();
+    let matrix = use_memo(named.clone(), |l| match &l[..] {
+        [base, runs @ ..] if !runs.is_empty() => {
+            let runs: Vec<(&str, &Report)> = runs.iter().map(|(n, r)| (&**n, &**r)).collect();
+            Some(compare_many((base.0.as_str(), &base.1), &runs))
+        }
         _ => None,
-    };
-    let result = use_memo(pair, |p| p.as_ref().map(|(b, a)| figeval::compare(b, a)));
+    });
     let d = props.dispatch.clone();
     let swap = Callback::from(move |_: MouseEvent| d.dispatch(Action::SwapCompare));
+    let many = named.len() >= 3;
     html! {
         <div class="compare" data-testid="compare-view">
-            <div class="slots">
-                { slot_card(Slot::Before, &props.before, props.has_current, &props.dispatch) }
-                <button class="swap" onclick={swap} title="Swap before and after" aria-label="Swap before and after" data-testid="compare-swap"
-                        disabled={props.before.is_none() && props.after.is_none()}>{ "⇄" }</button>
-                { slot_card(Slot::After, &props.after, props.has_current, &props.dispatch) }
-            </div>
-            if let (Some(c), Some(b), Some(a)) = (&*result, &props.before, &props.after) {
+            if !many {
+                <div class="slots">
+                    { slot_card(Slot::Before, &props.before, props.has_current, &props.dispatch) }
+                    <button class="swap" onclick={swap} title="Swap before and after" aria-label="Swap before and after" data-testid="compare-swap"
+                            disabled={props.before.is_none() && props.after.is_none()}>{ "⇄" }</button>
+                    { slot_card(Slot::After, &props.after, props.has_current, &props.dispatch) }
+                </div>
+            }
+            if let Some(m) = &*matrix {
+                { runs_card(&named, props.has_current, &props.dispatch) }
                 <section class="card" data-testid="compare-share">
                     <h2>{ "Share this comparison" }</h2>
-                    if !props.rest.is_empty() {
-                        <p class="note">{ format!(
-                            "The link that opened this comparison holds {} reports: the first two are compared here, and the share link keeps all of them.",
-                            props.rest.len() + 2) }</p>
-                    }
-                    <SharePanel testid="compare-" reports={
-                        [b, a].into_iter().chain(props.rest.iter())
-                            .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
-                            .collect::<Vec<_>>()
-                    } />
+                    <SharePanel testid="compare-" reports={named.clone()} />
                 </section>
-                { comparison(c) }
+                if many { { matrix_view(m) } } else { { for m.comparisons.first().map(comparison) } }
             } else {
                 <p class="muted">{ "Open two reports of the same dataset (files, or the current report) to compare them." }</p>
             }
