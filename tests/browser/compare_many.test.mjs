@@ -149,6 +149,7 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
     assert.deepEqual(await shownMatrix(page), cli.shown, what);
     assert.deepEqual(await runs(page), order.map((f, i) => [basename(f), String(i === 0)]), `${what}: the list`);
     const guide = await page.locator('[data-testid=too-small-to-tell] li').allTextContents();
+    assert.deepEqual(guide, cli.json.too_small_to_tell, `${what}: the guide as figeval compare prints it`);
     assert.deepEqual(guide, [
       'overall (n 33): only a change of 0.18 or more could be significant',
       'content (n 13): only a change of 0.46 or more could be significant',

@@ -736,6 +736,14 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     assert!(t.contains("overall · page_hit_at_3"), "{t}");
     assert!(t.contains("1.0000 (3/3; 95% CI 0.44–1.00)"), "{t}");
     assert!(t.contains("Holm"), "{t}");
+    let too_small = "overall (n 3): no change could be significant; McNemar needs at least 6 \
+                     paired items flipping the same way";
+    assert!(
+        t.contains(&format!(
+            "Too small to tell (exact McNemar, p < 0.05):\n  - {too_small}\n"
+        )),
+        "{t}"
+    );
     let js: Value = serde_json::from_str(&stdout(&figeval(&[
         "compare", &base, &better, &worse, "--format", "json",
     ])))
@@ -750,10 +758,18 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     // Holm over the two runs: the better run's p (0.5) is the smaller and is doubled.
     assert_eq!(better_cell["p_value"], 0.5);
     assert_eq!(better_cell["p_holm"], 1.0);
+    assert_eq!(
+        js["too_small_to_tell"][0], too_small,
+        "once: both runs pair alike"
+    );
     let md = stdout(&figeval(&[
         "compare", &base, &better, &worse, "--format", "markdown",
     ]));
     assert!(md.contains("| report | page\\_hit\\_at\\_3 |"), "{md}");
+    assert!(
+        md.contains("- Too small to tell (exact McNemar, p < 0.05):\n  - overall \\(n 3\\)"),
+        "{md}"
+    );
     let gated = figeval(&[
         "compare",
         &base,

@@ -66,34 +66,32 @@ pub struct Matrix {
     pub rows: Vec<Row>,
     /// Warnings of each run's comparison with the base, prefixed with the run's label.
     pub warnings: Vec<String>,
+    /// The reading guide's lines on how large a change must be to be told from chance
+    /// ([`Comparison::too_small_to_tell`]), per scope: once when every run pairs the same
+    /// items with the base, else each run's, prefixed with its label.
+    pub too_small_to_tell: Vec<String>,
     /// Each run's comparison with the base, in run order (for gates and details).
     #[serde(skip)]
     pub comparisons: Vec<Comparison>,
 }
 
-impl Matrix {
-    /// The reading guide's lines on how large a change must be to be told from chance
-    /// ([`Comparison::too_small_to_tell`]), per scope: once when every run pairs the same
-    /// items with the base, else each run's, prefixed with its label.
-    pub fn too_small_to_tell(&self) -> Vec<String> {
-        let first = self.comparisons.first().map(|c| &c.too_small_to_tell);
-        if self
-            .comparisons
-            .iter()
-            .all(|c| Some(&c.too_small_to_tell) == first)
-        {
-            return first.cloned().unwrap_or_default();
-        }
-        self.rows[1..]
-            .iter()
-            .zip(&self.comparisons)
-            .flat_map(|(row, c)| {
-                c.too_small_to_tell
-                    .iter()
-                    .map(move |line| format!("{}: {line}", row.label))
-            })
-            .collect()
+/// [`Matrix::too_small_to_tell`] of these runs' comparisons.
+fn too_small_to_tell(runs: &[(&str, &Report)], comparisons: &[Comparison]) -> Vec<String> {
+    let first = comparisons.first().map(|c| &c.too_small_to_tell);
+    if comparisons
+        .iter()
+        .all(|c| Some(&c.too_small_to_tell) == first)
+    {
+        return first.cloned().unwrap_or_default();
     }
+    runs.iter()
+        .zip(comparisons)
+        .flat_map(|((label, _), c)| {
+            c.too_small_to_tell
+                .iter()
+                .map(move |line| format!("{label}: {line}"))
+        })
+        .collect()
 }
 
 /// Compares every run with the base. `base` and `runs` are `(label, report)`.
@@ -188,6 +186,7 @@ pub fn compare_many(base: (&str, &Report), runs: &[(&str, &Report)]) -> Matrix {
         columns,
         rows,
         warnings,
+        too_small_to_tell: too_small_to_tell(runs, &comparisons),
         comparisons,
     }
 }
@@ -251,7 +250,7 @@ mod tests {
         let (a, b) = (report(&[true; 12]), report(&[false; 12]));
         let m = compare_many(("base", &base), &[("a", &a), ("b", &b)]);
         assert_eq!(
-            m.too_small_to_tell(),
+            m.too_small_to_tell,
             [
                 "overall (n 12): only a change of 0.50 or more could be significant",
                 "content (n 6): only a change of 1.00 or more could be significant",
@@ -260,7 +259,7 @@ mod tests {
         );
         let short = report(&[true; 5]);
         let m = compare_many(("base", &base), &[("a", &a), ("short", &short)]);
-        let lines = m.too_small_to_tell();
+        let lines = m.too_small_to_tell;
         assert_eq!(lines.len(), 6, "{lines:?}");
         assert_eq!(
             lines[0],

@@ -12,6 +12,9 @@ use crate::score::Metric;
 use crate::stats::Interval;
 use crate::summary::Summary;
 
+/// The heading of the reading guide's lines on how small a change cannot be told from chance.
+pub const TOO_SMALL_TO_TELL: &str = "Too small to tell (exact McNemar, p < 0.05)";
+
 /// How many gained/lost questions a rendering lists per metric.
 const LISTED: usize = 10;
 
@@ -179,7 +182,7 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
     for line in &c.reading_guide {
         let _ = writeln!(out, "  - {line}");
     }
-    let _ = writeln!(out, "  - Too small to tell (exact McNemar, p < 0.05):");
+    let _ = writeln!(out, "  - {TOO_SMALL_TO_TELL}:");
     for line in &c.too_small_to_tell {
         let _ = writeln!(out, "    - {line}");
     }
@@ -330,7 +333,7 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
     for line in &c.reading_guide {
         let _ = writeln!(out, "- {}", markdown_escape(line));
     }
-    let _ = writeln!(out, "- Too small to tell (exact McNemar, p < 0.05):");
+    let _ = writeln!(out, "- {TOO_SMALL_TO_TELL}:");
     for line in &c.too_small_to_tell {
         let _ = writeln!(out, "  - {}", markdown_escape(line));
     }
@@ -563,6 +566,10 @@ pub fn matrix_text(m: &Matrix) -> String {
         }
     }
     let _ = writeln!(out, "\n{}", matrix_p_note(m));
+    let _ = writeln!(out, "{TOO_SMALL_TO_TELL}:");
+    for line in &m.too_small_to_tell {
+        let _ = writeln!(out, "  - {line}");
+    }
     out
 }
 
@@ -624,6 +631,10 @@ pub fn matrix_markdown(m: &Matrix) -> String {
         "\n*p: exact McNemar of each run against the base; Holm: adjusted across the {} run(s).*",
         m.rows.len() - 1
     );
+    let _ = writeln!(out, "\n- {TOO_SMALL_TO_TELL}:");
+    for line in &m.too_small_to_tell {
+        let _ = writeln!(out, "  - {}", markdown_escape(line));
+    }
     out
 }
 

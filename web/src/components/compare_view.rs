@@ -220,7 +220,7 @@ fn guide(lines: &[&str], note: Option<String>, too_small: &[String]) -> Html {
             <h2>{ "How to read this" }</h2>
             <ul data-testid="reading-guide">{ for lines.iter().map(|l| html! { <li>{ *l }</li> }) }</ul>
             if let Some(note) = note { <p>{ note }</p> }
-            <h3>{ "Too small to tell (exact McNemar, p < 0.05)" }</h3>
+            <h3>{ render::TOO_SMALL_TO_TELL }</h3>
             <ul data-testid="too-small-to-tell">{ for too_small.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
         </section>
     }
@@ -236,7 +236,7 @@ fn runs_card(
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
     };
-    let last = list.len() - 1;
+    let last = list.len().saturating_sub(1);
     let rows = list.iter().enumerate().map(|(i, (name, _))| {
         html! {
             <li data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
@@ -277,7 +277,7 @@ fn matrix_cell(metric: Metric, cell: Option<&Cell>) -> Html {
         Some(c) => html! {
             <td data-metric={metric.name()} class={if c.regressed { "num regressed" } else { "num" }}>
                 <span class="rate">{ render::rate_with_ci(c.rate, c.hits, c.n, c.ci) }</span>
-                if c.delta.is_some() { <span class="change">{ render::change(c) }</span> }
+                if c.delta.is_some() { { " " }<span class="change">{ render::change(c) }</span> }
             </td>
         },
         None => html! { <td data-metric={metric.name()} class="muted">{ "no items" }</td> },
@@ -314,7 +314,7 @@ fn matrix_view(m: &Matrix) -> Html {
             { warnings(&m.warnings) }
             <h2 class="visually-hidden">{ "Every report against the baseline, by scope" }</h2>
             { for tables }
-            { guide(&figeval::compare::READING_GUIDE, Some(render::matrix_p_note(m)), &m.too_small_to_tell()) }
+            { guide(&figeval::compare::READING_GUIDE, Some(render::matrix_p_note(m)), &m.too_small_to_tell) }
         </div>
     }
 }
