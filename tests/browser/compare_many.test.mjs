@@ -1,12 +1,12 @@
 // Intervals in the report view and many reports in the compare view (issue 11).
 //
-// The report view: every bar of the chart has a whisker over its 95% interval, the group table
-// shows the interval as the text report prints it and a screen reader hears it; a report from
-// before intervals (no `_ci` keys) still opens. The compare view: three report files sit side
+// The report view: every bar of the chart has a whisker over its 95% interval, the group table,
+// the headline and the figures beside it show the interval as the text report prints it and a
+// screen reader hears the table's; a report from before intervals (no `_ci` keys) still opens. The compare view: three report files sit side
 // by side as `figeval compare BASE A B --format json` has them, every cell worded as the text
 // matrix words it; reports are reordered, made the baseline and removed (back to two: the
 // before/after view); the share link carries them in order and opens the same matrix; axe
-// finds nothing.
+// finds nothing. Keyboard focus follows a report moved with ↑/↓.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,7 @@ import { inflateRawSync } from 'node:zlib';
 import {
   OCTAVE_DATASET, missing, appHarness, openApp, missEvery, readGroupTable, assertTableMatchesReport,
   figevalReport, figeval, scratch, intervalData, intervalText, fixed, fixed2, axeViolations, countByRule,
+  METRICS, hitsText, rateText, signed, deltaIntervalText,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -40,12 +41,36 @@ async function openReport(page, name, text) {
   await page.waitForSelector('[data-testid=report-view]');
 }
 
-test('every bar has a whisker over its interval, the table shows and speaks it, and a report without intervals opens', { skip }, async () => {
+/** The headline and the side figures: { metric: [rate, what follows it, data-ci] }. */
+async function headlineFigures(page) {
+  const figures = await page.evaluate(() => {
+    const h = document.querySelector('[data-testid=headline]');
+    const figures = [...document.querySelectorAll('[data-testid=side-metrics] .side-metric')].map((d) => [
+      d.dataset.metric, d.querySelector('.side-value').textContent, d.querySelector('.hits')?.textContent ?? null, d.dataset.ci ?? null]);
+    return [['page_hit_at_3', h.querySelector('.headline-value').textContent, h.querySelector('.headline-ci').textContent, h.dataset.ci ?? null], ...figures];
+  });
+  assert.equal(figures.length, METRICS.length + 1, 'the headline, the other rates and MRR');
+  return Object.fromEntries(figures.map(([m, ...shown]) => [m, shown]));
+}
+
+/** What the headline and side figures must show for `report` (its JSON), as the text report words it. */
+function expectedHeadline(report) {
+  const shown = Object.fromEntries(METRICS.map((m) => {
+    const ci = report[`${m}_ci`];
+    return [m, [fixed(report[m], 4), hitsText(report[`${m}_hits`], report.n, ci), ci ? intervalData(ci) : null]];
+  }));
+  const mrr = report.page_mrr_ci;
+  shown.page_mrr = [fixed(report.page_mrr, 4), mrr ? `(95% CI ${intervalText(mrr)})` : null, mrr ? intervalData(mrr) : null];
+  return shown;
+}
+
+test('every bar has a whisker over its interval, the table shows and speaks it, the headline and the figures beside it show it, and a report without intervals opens', { skip }, async () => {
   const { report } = await reportFile('intervals', 3);
   const page = await openApp(app.browser, app.site.url);
   await openReport(page, 'intervals.json', JSON.stringify(report));
   const table = await readGroupTable(page);
   assertTableMatchesReport(assert, table, report);
+  assert.deepEqual(await headlineFigures(page), expectedHeadline(report), 'the headline and the figures beside it');
 
   const scopes = { ...report.by_group, overall: report };
   // Each whisker, where it is drawn: its ends as fractions of its bar's track.
@@ -84,6 +109,9 @@ test('every bar has a whisker over its interval, the table shows and speaks it, 
     for (const m of charted) assert.equal(cells[m].text, table[group][m].text, `${group} ${m}`);
   }
   assert.equal(await page.locator('[data-testid=group-chart] [data-testid=whisker]').count(), whiskers.length);
+  // The headline's and the side figures' rates show the interval their hits and n give; MRR none.
+  const oldFigures = { ...expectedHeadline(report), page_mrr: [fixed(report.page_mrr, 4), null, null] };
+  assert.deepEqual(await headlineFigures(page), oldFigures, 'a report without intervals: the headline');
   assert.equal(await page.locator('[data-testid=error-banner]').count(), 0);
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -91,16 +119,11 @@ test('every bar has a whisker over its interval, the table shows and speaks it, 
 
 /** A p-value as the core prints it (`render::p_value`): `0.0625`, `5.96e-8`. */
 const pValue = (p) => (p >= 0.001 || p === 0 ? fixed(p, 4) : p.toExponential(2));
-/** A change with its sign (`render::signed`): `+0.1515`, `-0.0312`, `0.0000`. */
-const signed = (x, places = 4) => (x > 0 ? `+${fixed(x, places)}` : fixed(x === 0 ? 0 : x, places));
-
 /** A matrix cell of `figeval compare --format json` as the page must show it: [rate, change]. */
 function cellText(c) {
-  const hits = `${c.hits}/${c.n}`;
-  const rate = `${fixed(c.rate, 4)} (${c.ci ? `${hits}; 95% CI ${intervalText(c.ci)}` : hits})`;
+  const rate = rateText(c.rate, c.hits, c.n, c.ci);
   if (c.delta === null) return [rate, null];
-  const ci = c.delta_ci ? `${signed(c.delta_ci[0], 2)} to ${signed(c.delta_ci[1], 2)}` : 'n/a';
-  return [rate, `${signed(c.delta)} (${ci}), p ${pValue(c.p_value)}, Holm ${pValue(c.p_holm)}${c.regressed ? ', REGRESSED' : ''}`];
+  return [rate, `${signed(c.delta)} (${deltaIntervalText(c.delta_ci)}), p ${pValue(c.p_value)}, Holm ${pValue(c.p_holm)}${c.regressed ? ', REGRESSED' : ''}`];
 }
 
 /** The matrix on show: { scope: [[label, base, { metric: [rate, change] | 'no items' }]] }. */
@@ -131,9 +154,10 @@ async function cliMatrix(files) {
 /** The reports compared, in order: [name, is baseline]. */
 const runs = (page) => page.$$eval('[data-testid=compare-run]', (rs) => rs.map((r) => [r.querySelector('strong').textContent, r.dataset.base]));
 
-test('the compare view takes N reports: the core\'s matrix, reordered, a new baseline, shared in order, removed back to two', { skip, timeout: 180_000 }, async () => {
+/** Report files for these [name, every] and a page comparing them (before, after, added): { files, page }. */
+async function comparingThree(specs) {
   const files = [];
-  for (const [name, every] of [['base', 3], ['fewer-misses', 7], ['more-misses', 2]]) files.push((await reportFile(name, every)).path);
+  for (const [name, every] of specs) files.push((await reportFile(name, every)).path);
   const page = await openApp(app.browser, app.site.url);
   await page.click('[data-testid=tab-compare]');
   await page.setInputFiles('[data-testid=compare-before-input]', files[0]);
@@ -141,6 +165,11 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   await page.waitForSelector('[data-testid=comparison]');
   await page.setInputFiles('[data-testid=compare-add-input]', files[2]);
   await page.waitForSelector('[data-testid=compare-matrix]');
+  return { files, page };
+}
+
+test('the compare view takes N reports: the core\'s matrix, reordered, a new baseline, shared in order, removed back to two', { skip, timeout: 180_000 }, async () => {
+  const { files, page } = await comparingThree([['base', 3], ['fewer-misses', 7], ['more-misses', 2]]);
   assert.equal(await page.locator('[data-testid=comparison]').count(), 0, 'three reports: the matrix, not the pair view');
   assert.equal(await page.locator('[data-testid=compare-swap]').count(), 0);
 
@@ -200,6 +229,39 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   assert.deepEqual(await page.locator('[data-testid=too-small-to-tell] li').allTextContents(), pair.too_small_to_tell);
   assert.deepEqual(await page.locator('[data-testid=reading-guide] li').allTextContents(), pair.reading_guide);
   assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe with two reports');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('focus follows the report moved with the keyboard: the same arrow of its row, the other one at an end of the list', { skip, timeout: 120_000 }, async () => {
+  const { files, page } = await comparingThree([['one', 3], ['two', 7], ['three', 2]]);
+  /** The focused control: [its test id, its row's report, that row's position]. */
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    const row = el?.closest('[data-testid=compare-run]');
+    return [el?.dataset.testid ?? null, row?.querySelector('strong').textContent ?? null, row?.dataset.index ?? null];
+  });
+  const [one, two, three] = files.map((f) => basename(f));
+  await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-down]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="1"] strong').textContent.startsWith('one'));
+  assert.deepEqual((await runs(page)).map(([n]) => n), [two, one, three]);
+  assert.deepEqual(await focused(), ['compare-run-down', one, '1'], 'the moved report keeps focus on its ↓');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="2"] strong').textContent.startsWith('one'));
+  assert.deepEqual((await runs(page)).map(([n]) => n), [two, three, one], 'pressed twice, it moved twice');
+  assert.deepEqual(await focused(), ['compare-run-up', one, '2'], 'at the end, its ↓ is disabled: focus on its ↑');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] strong').textContent.startsWith('one'));
+  assert.deepEqual((await runs(page)).map(([n]) => n), [one, two, three]);
+  assert.deepEqual(await focused(), ['compare-run-down', one, '0'], 'at the top, its ↑ is disabled: focus on its ↓');
+  // Make baseline: the moved report's row keeps focus, on its ↓.
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-baseline]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] strong').textContent.startsWith('three'));
+  assert.deepEqual(await focused(), ['compare-run-down', three, '0']);
+  assert.deepEqual(await shownMatrix(page), (await cliMatrix([files[2], files[0], files[1]])).shown, 'the matrix follows the order');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

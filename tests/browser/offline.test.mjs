@@ -1,12 +1,14 @@
 // Offline scoring in the page equals `figeval score` on the same capture, in every capture
-// form; a report file from the CLI opens as the CLI wrote it; compare equals `figeval compare`.
+// form; a report file from the CLI opens as the CLI wrote it; compare equals `figeval compare`,
+// every rate with its interval and every change with its paired interval.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable,
-  assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies,
+  assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies, rateText, signed,
+  deltaIntervalText, intervalData, intervalText, fixed,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -101,7 +103,7 @@ test('a report file written by figeval opens with its numbers', { skip }, async 
   await page.context().close();
 });
 
-test('compare shows the deltas, movers and p-values figeval compare computes', { skip }, async () => {
+test('compare shows the rates with their intervals, the deltas with their paired intervals, movers and p-values figeval compare computes', { skip }, async () => {
   const beforeFile = `${tmp.dir}/before.json`;
   const afterFile = `${tmp.dir}/after.json`;
   await figevalReport(['score', '--responses', tmp.file('b.jsonl', forms['bare bodies, one per line'](bodies(0))), '--dataset', OCTAVE_DATASET, '--out', beforeFile]);
@@ -114,18 +116,40 @@ test('compare shows the deltas, movers and p-values figeval compare computes', {
   await page.setInputFiles('[data-testid=compare-before-input]', beforeFile);
   await page.setInputFiles('[data-testid=compare-after-input]', afterFile);
   await page.waitForSelector('[data-testid=comparison]');
+  const data = (ci) => (ci ? intervalData(ci) : null);
+  let paired = 0;
   for (const scope of cli.scopes) {
     const card = page.locator(`[data-testid=compare-scope][data-scope="${scope.scope}"]`);
+    const row = (metric) => card.locator(`tr[data-metric="${metric}"] td`).evaluateAll((tds) => tds.map((td) => [
+      td.textContent, td.dataset.ci ?? td.dataset.deltaCi ?? null]));
     for (const m of scope.metrics) {
-      const cells = await card.locator(`tr[data-metric="${m.metric}"] td`).allTextContents();
-      assert.equal(cells[0], `${m.before.toFixed(4)} (${m.before_hits})`, `${scope.scope} ${m.metric} before`);
-      assert.equal(cells[1], `${m.after.toFixed(4)} (${m.after_hits})`, `${scope.scope} ${m.metric} after`);
-      assert.ok(cells[2].startsWith(m.delta > 0 ? `+${m.delta.toFixed(4)}` : m.delta.toFixed(4).replace('-0.0000', '0.0000')), `${scope.scope} ${m.metric} delta ${cells[2]}`);
-      assert.equal(cells[3], m.gained.length ? `+${m.gained.length}` : '0', `${scope.scope} ${m.metric} gained`);
-      assert.equal(cells[4], m.lost.length ? `−${m.lost.length}` : '0', `${scope.scope} ${m.metric} lost`);
-      assert.equal(Number(cells[5]).toFixed(4), m.p_value.toFixed(4), `${scope.scope} ${m.metric} p`);
+      const what = `${scope.scope} ${m.metric}`;
+      const cells = await row(m.metric);
+      // Each rate with its interval, the change with its paired (Newcombe) interval, as the
+      // text `figeval compare` prints them.
+      assert.deepEqual(cells[0], [rateText(m.before, m.before_hits, scope.n_before, m.before_ci), data(m.before_ci)], `${what} before`);
+      assert.deepEqual(cells[1], [rateText(m.after, m.after_hits, scope.n_after, m.after_ci), data(m.after_ci)], `${what} after`);
+      assert.equal(cells[2][0], signed(m.delta), `${what} delta`);
+      assert.deepEqual(cells[3], [deltaIntervalText(m.delta_ci), data(m.delta_ci)], `${what} delta 95% CI`);
+      if (m.delta_ci) paired += 1;
+      assert.equal(cells[4][0], m.gained.length ? `+${m.gained.length}` : '0', `${what} gained`);
+      assert.equal(cells[5][0], m.lost.length ? `−${m.lost.length}` : '0', `${what} lost`);
+      assert.equal(Number(cells[6][0]).toFixed(4), m.p_value.toFixed(4), `${what} p`);
     }
+    const mrr = await row('page_mrr');
+    const value = (x, ci) => [ci ? `${fixed(x, 4)} (95% CI ${intervalText(ci)})` : fixed(x, 4), data(ci)];
+    assert.deepEqual(mrr.slice(0, 3), [value(scope.page_mrr.before, scope.page_mrr.before_ci),
+      value(scope.page_mrr.after, scope.page_mrr.after_ci), [signed(scope.page_mrr.delta), null]], `${scope.scope} page_mrr`);
   }
+  assert.ok(paired > 0, 'some change has a paired interval');
+  assert.ok(cli.scopes.some((sc) => sc.page_mrr.before_ci), 'some MRR has its interval');
+  // The before and after slots name each report with its headline rate and interval.
+  const overall = cli.scopes.find((sc) => sc.scope === 'overall').metrics.find((m) => m.metric === 'page_hit_at_3');
+  const n = cli.scopes.find((sc) => sc.scope === 'overall');
+  assert.equal(await page.locator('[data-testid=compare-before-name]').textContent(),
+    `before.json — corpus ${dataset.corpus_id}, n ${n.n_before}, page_hit_at_3 ${rateText(overall.before, overall.before_hits, n.n_before, overall.before_ci)}`);
+  assert.equal(await page.locator('[data-testid=compare-after-name]').textContent(),
+    `after.json — corpus ${dataset.corpus_id}, n ${n.n_after}, page_hit_at_3 ${rateText(overall.after, overall.after_hits, n.n_after, overall.after_ci)}`);
   const guide = await page.locator('[data-testid=reading-guide] li').allTextContents();
   assert.deepEqual(guide, cli.reading_guide);
   if (cli.prose_verdict) assert.equal(await page.locator('[data-testid=prose-verdict]').textContent(), cli.prose_verdict);

@@ -363,6 +363,18 @@ export const intervalText = ([lo, hi]) => `${fixed2(lo)}–${fixed2(hi)}`;
 /** An interval `[lo, hi]` as a `data-ci` attribute carries it: `0.8039,0.9832`. */
 export const intervalData = (ci) => ci.map((x) => x.toFixed(4)).join(',');
 
+/** What follows a rate (`render::hits_with_ci`): `(31/33; 95% CI 0.80–0.98)`, or `(0/0)`. */
+export const hitsText = (hits, n, ci) => `(${hits}/${n}${ci ? `; 95% CI ${intervalText(ci)}` : ''})`;
+
+/** A rate as every rendering shows it (`render::rate_with_ci`): `0.9394 (31/33; 95% CI 0.80–0.98)`. */
+export const rateText = (rate, hits, n, ci) => `${fixed(rate, 4)} ${hitsText(hits, n, ci)}`;
+
+/** A change with its sign (`render::signed`): `+0.1515`, `-0.0312`, `0.0000`. */
+export const signed = (x, places = 4) => (x > 0 ? `+${fixed(x, places)}` : fixed(x === 0 ? 0 : x, places));
+
+/** A change's interval (`render::delta_interval`): `-0.51 to -0.03`, or `n/a` without one. */
+export const deltaIntervalText = (ci) => (ci ? `${signed(ci[0], 2)} to ${signed(ci[1], 2)}` : 'n/a');
+
 /**
  * Asserts that the page's table shows exactly the report's numbers, group by group: each rate
  * as the text report prints it, `0.9394 (31/33; 95% CI 0.80–0.98)`, its `data-ci` the report's
@@ -377,9 +389,7 @@ export function assertTableMatchesReport(assert, table, report) {
       const cell = table[scope][m];
       const ci = summary[`${m}_ci`];
       // Testing convention: the cell's text starts with the rate, then (hits/n; 95% CI lo–hi).
-      const hits = `${summary[`${m}_hits`]}/${summary.n}`;
-      const expected = `${summary[m].toFixed(4)} (${ci ? `${hits}; 95% CI ${intervalText(ci)}` : hits})`;
-      assert.equal(cell.text, expected, `${scope} ${m}`);
+      assert.equal(cell.text, rateText(summary[m], summary[`${m}_hits`], summary.n, ci), `${scope} ${m}`);
       assert.equal(cell.ci, ci ? intervalData(ci) : null, `${scope} ${m}_ci`);
       assert.equal(Number(cell.hits), summary[`${m}_hits`], `${scope} ${m} hits`);
     }

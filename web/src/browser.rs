@@ -155,13 +155,16 @@ pub fn focused_is(selector: &str) -> bool {
 }
 
 /// Moves keyboard focus to the element with `selector` (a heading, the banner), letting
-/// script focus it first when it is not focusable. Screen readers then read it.
-pub fn focus(selector: &str) {
+/// script focus it first when it is not focusable. Screen readers then read it. Whether there
+/// was such an element.
+pub fn focus(selector: &str) -> bool {
     let doc = window().document().expect("the app has a document");
-    if let Some(el) = doc.query_selector(selector).ok().flatten() {
-        if !el.has_attribute("tabindex") {
-            let _ = el.set_attribute("tabindex", "-1");
-        }
-        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+    let Some(el) = doc.query_selector(selector).ok().flatten() else {
+        return false;
+    };
+    if !el.has_attribute("tabindex") {
+        let _ = el.set_attribute("tabindex", "-1");
     }
+    let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+    true
 }

@@ -4,11 +4,6 @@
 pub use figeval::decimal::{fixed, shortest};
 pub use figeval::render::rate;
 
-/// A hit count out of n: `(7/12)`.
-pub fn hits(hits: u64, n: u64) -> String {
-    format!("({hits}/{n})")
-}
-
 pub use figeval::render::{hits_with_ci, interval_note, interval_spoken, p_value, signed};
 
 /// An interval as a `data-ci` attribute carries it (`0.6695,0.9863`: the core's
@@ -160,7 +155,7 @@ mod tests {
         assert_eq!(rate(0.5833), "0.5833");
         assert_eq!(rate(0.5), "0.5000");
         assert_eq!(rate(1.0), "1.0000");
-        assert_eq!(hits(7, 12), "(7/12)");
+        assert_eq!(hits_with_ci(7, 12, None), "(7/12)");
     }
 
     #[test]

@@ -162,7 +162,14 @@ pub struct OpenReport {
     pub report: Shared<Report>,
     /// What its matches said, when it was scored here from responses (a live run, a capture).
     pub said: Option<Said>,
+    /// This entry's own key, never shared with another entry: the compare view's list keys its
+    /// rows by it, so a row (and its focus) follows its report when the list is reordered, also
+    /// when the same report was added twice.
+    pub key: u64,
 }
+
+/// The next [`OpenReport::key`].
+static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl OpenReport {
     fn new(name: &str, report: Report) -> OpenReport {
@@ -170,7 +177,15 @@ impl OpenReport {
             name: name.into(),
             report: Shared::new(report),
             said: None,
+            key: 0,
         }
+        .keyed()
+    }
+
+    /// The same report as a new entry, with a key of its own.
+    fn keyed(self) -> OpenReport {
+        let key = NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        OpenReport { key, ..self }
     }
 
     fn scored(name: &str, (report, said): (Report, Said)) -> OpenReport {
@@ -448,7 +463,7 @@ impl AppState {
                     None
                 }
             },
-            None => self.report.clone(),
+            None => self.report.clone().map(OpenReport::keyed),
         }
     }
 
@@ -1065,6 +1080,36 @@ mod tests {
             text: None,
         });
         assert!(s.compared().is_empty());
+    }
+
+    #[test]
+    fn each_report_compared_keeps_its_own_key_through_moves_even_the_same_report_twice() {
+        let a = scored(&[(4, 4)]);
+        let current = |s: AppState| {
+            s.apply(Action::AddCompare {
+                name: "current report".into(),
+                text: None,
+            })
+        };
+        let s = AppState::default().apply(Action::OpenReport {
+            name: "a.json".into(),
+            text: a.to_json_pretty(),
+        });
+        let s = current(current(current(s)));
+        let keys = |s: &AppState| s.compared().iter().map(|o| o.key).collect::<Vec<_>>();
+        let was = keys(&s);
+        assert_eq!(was.len(), 3);
+        assert!(
+            was[0] != was[1] && was[1] != was[2] && was[0] != was[2],
+            "{was:?}"
+        );
+        assert!(!was.contains(&s.report.as_ref().unwrap().key));
+        let s = s.apply(Action::MoveCompare { from: 0, to: 2 });
+        assert_eq!(
+            keys(&s),
+            [was[1], was[2], was[0]],
+            "a key moves with its report"
+        );
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it; with
+//! Before/after comparison (contract §7), side by side, as `figeval::compare` computes it, each
+//! rate with its interval and each change with its paired interval as the text `figeval compare
+//! A B` prints them; with
 //! three reports or more, every run against the baseline as `figeval::matrix` computes it
 //! (contract §7.1): one table per scope, a row per report, each cell worded by
 //! `figeval::render` as the text matrix prints it.
@@ -9,6 +11,7 @@ use figeval::render;
 use figeval::{Group, Metric, Scope};
 use yew::prelude::*;
 
+use crate::browser;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::components::share_panel::SharePanel;
@@ -54,7 +57,7 @@ fn slot_card(
             <p data-testid={format!("compare-{id}-name")}>
                 <strong>{ o.name.to_string() }</strong>
                 { format!(" — corpus {}, n {}, page_hit_at_3 {}", o.report.corpus_id, o.report.summary.n,
-                    format::rate(o.report.summary.rate(Metric::PageHitAt3))) }
+                    rate_with_ci(&o.report.summary, Metric::PageHitAt3)) }
             </p>
         },
         None => html! { <p class="muted">{ "No report yet." }</p> },
@@ -114,6 +117,30 @@ fn question_list(what: &str, qs: &[String], class: &str) -> Html {
     }
 }
 
+/// A rate of a summary as every rendering shows it (`render::rate_with_ci`).
+fn rate_with_ci(s: &figeval::Summary, m: Metric) -> String {
+    render::rate_with_ci(s.rate(m), s.hits(m), s.n, s.ci(m))
+}
+
+/// A before or after cell: the rate, then its hits and interval as the text comparison prints
+/// them (`0.5833 (7/12; 95% CI 0.32–0.81)`), or a value and its interval (MRR); `data-ci` the
+/// interval (`lo,hi`). The hits and interval wrap at their spaces, never inside the interval's
+/// last word (a break after its en dash would split it).
+fn value_cell(value: f64, rest: Option<String>, ci: Option<figeval::stats::Interval>) -> Html {
+    let rest = rest.map(|text| match text.rsplit_once(' ') {
+        Some((head, last)) => {
+            html! { <>{ format!("{head} ") }<span class="nowrap">{ last.to_string() }</span></> }
+        }
+        None => html! { { text } },
+    });
+    html! {
+        <td class="num value" data-ci={format::ci_attr(ci)}>
+            <span class="rate">{ format::rate(value) }</span>
+            if let Some(rest) = rest { { " " }<span class="hits">{ rest }</span> }
+        </td>
+    }
+}
+
 fn scope_card(s: &ScopeComparison) -> Html {
     let rows = s.metrics.values().map(|m| {
         let dir = if m.delta > 0.0 {
@@ -127,9 +154,11 @@ fn scope_card(s: &ScopeComparison) -> Html {
             <tr data-metric={m.metric.name()} class={classes!(m.regressed.then_some("regressed"), (m.metric == Metric::PageHitAt3).then_some("headline"))}>
                 <th scope="row"><code>{ m.metric.name() }</code>
                     if m.regressed { <span class="badge miss">{ "regressed" }</span> }</th>
-                <td class="num">{ format::rate(m.before) }{ " " }<span class="hits">{ format!("({})", m.before_hits) }</span></td>
-                <td class="num">{ format::rate(m.after) }{ " " }<span class="hits">{ format!("({})", m.after_hits) }</span></td>
+                { value_cell(m.before, Some(format::hits_with_ci(m.before_hits, s.n_before, m.before_ci)), m.before_ci) }
+                { value_cell(m.after, Some(format::hits_with_ci(m.after_hits, s.n_after, m.after_ci)), m.after_ci) }
                 <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }</td>
+                <td class="num delta-ci" data-delta-ci={format::ci_attr(m.delta_ci)}
+                    title="Newcombe's paired 95% interval of the change">{ render::delta_interval(m.delta_ci) }</td>
                 <td class="num gained">{ format::count_with_sign(m.gained.len(), '+') }</td>
                 <td class="num lost">{ format::count_with_sign(m.lost.len(), '−') }</td>
                 <td class="num" title="exact two-sided McNemar p-value on (gained, lost)">{ format::p_value(m.p_value) }</td>
@@ -144,8 +173,9 @@ fn scope_card(s: &ScopeComparison) -> Html {
             { table_scroll(format!("{} before and after", s.scope), html! {
                 <table class="compare-table">
                     <thead><tr>
-                        <th scope="col">{ "metric" }</th><th scope="col" class="num">{ "before (hits)" }</th>
-                        <th scope="col" class="num">{ "after (hits)" }</th><th scope="col" class="num">{ "delta" }</th>
+                        <th scope="col">{ "metric" }</th><th scope="col" class="num">{ "before" }</th>
+                        <th scope="col" class="num">{ "after" }</th><th scope="col" class="num">{ "delta" }</th>
+                        <th scope="col" class="num delta-ci">{ "delta 95% CI" }</th>
                         <th scope="col" class="num">{ "gained" }</th><th scope="col" class="num">{ "lost" }</th>
                         <th scope="col" class="num">{ "p" }</th>
                     </tr></thead>
@@ -153,10 +183,10 @@ fn scope_card(s: &ScopeComparison) -> Html {
                         { for rows }
                         <tr data-metric="page_mrr">
                             <th scope="row"><code>{ "page_mrr" }</code></th>
-                            <td class="num">{ format::rate(s.page_mrr.before) }</td>
-                            <td class="num">{ format::rate(s.page_mrr.after) }</td>
+                            { value_cell(s.page_mrr.before, format::interval_note(s.page_mrr.before_ci), s.page_mrr.before_ci) }
+                            { value_cell(s.page_mrr.after, format::interval_note(s.page_mrr.after_ci), s.page_mrr.after_ci) }
                             <td class="num delta">{ format::signed(s.page_mrr.delta) }</td>
-                            <td></td><td></td><td></td>
+                            <td></td><td></td><td></td><td></td>
                         </tr>
                     </tbody>
                 </table>
@@ -226,29 +256,56 @@ fn guide(lines: &[&str], note: Option<String>, too_small: &[String]) -> Html {
     }
 }
 
+/// Where focus goes after a move: the moved report's row (its key) and the button pressed.
+type Refocus = std::rc::Rc<std::cell::RefCell<Option<(u64, &'static str)>>>;
+
+/// After a move, focuses the button that was pressed in the moved report's row, or, when that
+/// is now disabled (the row reached an end of the list), the other arrow.
+fn refocus(pending: &Refocus) {
+    if let Some((key, pressed)) = pending.borrow_mut().take() {
+        let other = if pressed == "down" { "up" } else { "down" };
+        let _ = [pressed, other].into_iter().any(|b| {
+            browser::focus(&format!(
+                "[data-run=\"{key}\"] [data-testid=compare-run-{b}]:not(:disabled)"
+            ))
+        });
+    }
+}
+
 /// The reports compared (with three or more), each with its controls; and a way to add one.
+/// The rows are keyed by report ([`OpenReport::key`]), so a moved report keeps its row.
 fn runs_card(
     list: &[(AttrValue, Shared<Report>)],
+    keys: &[u64],
     has_current: bool,
     dispatch: &UseReducerDispatcher<AppState>,
+    pending: &Refocus,
 ) -> Html {
     let act = |a: Action| {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
     };
     let last = list.len().saturating_sub(1);
-    let rows = list.iter().enumerate().map(|(i, (name, _))| {
+    let rows = list.iter().zip(keys).enumerate().map(|(i, ((name, _), &key))| {
+        let move_to = |to: usize, pressed: &'static str| {
+            let (d, pending) = (dispatch.clone(), pending.clone());
+            Callback::from(move |_: MouseEvent| {
+                *pending.borrow_mut() = Some((key, pressed));
+                d.dispatch(Action::MoveCompare { from: i, to })
+            })
+        };
         html! {
-            <li data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
+            <li key={key.to_string()} data-run={key.to_string()}
+                data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
                 <span><strong>{ name.clone() }</strong>
                     if i == 0 { { " " }<span class="badge">{ "baseline" }</span> }</span>
                 <span class="row wrap" role="group" aria-label={name.clone()}>
                     <button data-testid="compare-run-baseline" disabled={i == 0}
-                            onclick={act(Action::MoveCompare { from: i, to: 0 })}>{ "Make baseline" }</button>
+                            onclick={move_to(0, "baseline")}>{ "Make baseline" }</button>
                     <button data-testid="compare-run-up" disabled={i == 0} aria-label="Move up"
-                            onclick={act(Action::MoveCompare { from: i, to: i.saturating_sub(1) })}>{ "↑" }</button>
+                            onclick={move_to(i.saturating_sub(1), "up")}>{ "↑" }</button>
                     <button data-testid="compare-run-down" disabled={i == last} aria-label="Move down"
-                            onclick={act(Action::MoveCompare { from: i, to: i + 1 })}>{ "↓" }</button>
+                            onclick={move_to(i + 1, "down")}>{ "↓" }</button>
                     <button data-testid="compare-run-remove"
                             onclick={act(Action::RemoveCompare(i))}>{ "Remove" }</button>
                 </span>
@@ -323,13 +380,22 @@ fn matrix_view(m: &Matrix) -> Html {
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
     // The reports in order, the baseline first: two are before and after, more the matrix.
-    let named: Vec<(AttrValue, Shared<Report>)> = props
+    let compared: Vec<&OpenReport> = props
         .before
         .iter()
         .chain(&props.after)
         .chain(props.rest.iter())
+        .collect();
+    let named: Vec<(AttrValue, Shared<Report>)> = compared
+        .iter()
         .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
         .collect();
+    let keys: Vec<u64> = compared.iter().map(|o| o.key).collect();
+    let pending: Refocus = use_mut_ref(|| None);
+    {
+        let pending = pending.clone();
+        use_effect(move || refocus(&pending));
+    }
     let matrix = use_memo(named.clone(), |l| match &l[..] {
         [base, runs @ ..] if !runs.is_empty() => {
             let runs: Vec<(&str, &Report)> = runs.iter().map(|(n, r)| (&**n, &**r)).collect();
@@ -351,7 +417,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                 </div>
             }
             if let Some(m) = &*matrix {
-                { runs_card(&named, props.has_current, &props.dispatch) }
+                { runs_card(&named, &keys, props.has_current, &props.dispatch, &pending) }
                 <section class="card" data-testid="compare-share">
                     <h2>{ "Share this comparison" }</h2>
                     <SharePanel testid="compare-" reports={named.clone()} />

@@ -90,22 +90,25 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             }
             <section class="card">
                 <div class="report-top">
-                    <div class="headline-block" data-testid="headline">
+                    <div class="headline-block" data-testid="headline" data-ci={format::ci_attr(s.ci(headline))}>
                         <h2 class="headline-label">{ "page_hit_at_3 — overall" }</h2>
                         <div class="headline-value">{ format::rate(s.rate(headline)) }</div>
+                        <div class="headline-ci">{ format::hits_with_ci(s.hits(headline), s.n, s.ci(headline)) }</div>
                         <div class="headline-hits">{ format!("{} of {} questions had a top-3 match on an expected page", s.hits(headline), s.n) }</div>
                     </div>
-                    <div class="side-metrics">
+                    <div class="side-metrics" data-testid="side-metrics">
                         { for Metric::ALL.into_iter().filter(|&m| m != headline).map(|m| html! {
-                            <div class="side-metric" title={metric_question(m)}>
+                            <div class="side-metric" title={metric_question(m)} data-metric={m.name()} data-ci={format::ci_attr(s.ci(m))}>
                                 <span class="side-label">{ metric_label(m) }</span>
                                 <span class="side-value">{ format::rate(s.rate(m)) }</span>
-                                <span class="hits">{ format::hits(s.hits(m), s.n) }</span>
+                                <span class="hits">{ format::hits_with_ci(s.hits(m), s.n, s.ci(m)) }</span>
                             </div>
                         }) }
-                        <div class="side-metric" title="mean of 1 / rank of the first match on an expected page">
+                        <div class="side-metric" title="mean of 1 / rank of the first match on an expected page"
+                             data-metric="page_mrr" data-ci={format::ci_attr(s.page_mrr_ci)}>
                             <span class="side-label">{ "MRR" }</span>
                             <span class="side-value">{ format::rate(s.page_mrr) }</span>
+                            if let Some(note) = format::interval_note(s.page_mrr_ci) { <span class="hits">{ note }</span> }
                         </div>
                     </div>
                 </div>
