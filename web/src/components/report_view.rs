@@ -127,7 +127,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                 <h2 id="groups-h">{ "By group" }</h2>
                 <GroupTable report={report.clone()} />
                 <p class="muted small legend-text">
-                    { "Each cell: rate (hits/n). page_hit_at_3 is the headline; precise_page_hit_at_3 leaves out matches wider than " }
+                    { "Each cell: rate (hits/n; its 95% interval). page_hit_at_3 is the headline; precise_page_hit_at_3 leaves out matches wider than " }
                     { format::span(r.max_precise_span_pages) }
                     { "; figure_chunk_at_3 counts only described figure chunks; the prose group is the non-figure control." }
                 </p>
