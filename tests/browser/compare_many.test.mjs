@@ -233,7 +233,7 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   await page.context().close();
 });
 
-test('focus follows the report moved with the keyboard: the same arrow of its row, the other one at an end of the list', { skip, timeout: 120_000 }, async () => {
+test('focus follows the report moved with the keyboard: the same arrow of its row, the other one at an end of the list; a removed report hands it to the next', { skip, timeout: 120_000 }, async () => {
   const { files, page } = await comparingThree([['one', 3], ['two', 7], ['three', 2]]);
   /** The focused control: [its test id, its row's report, that row's position]. */
   const focused = () => page.evaluate(() => {
@@ -262,6 +262,22 @@ test('focus follows the report moved with the keyboard: the same arrow of its ro
   await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] strong').textContent.startsWith('three'));
   assert.deepEqual(await focused(), ['compare-run-down', three, '0']);
   assert.deepEqual(await shownMatrix(page), (await cliMatrix([files[2], files[0], files[1]])).shown, 'the matrix follows the order');
+
+  // Remove: focus goes to the Remove of the report that took its place, or of the one before it
+  // at the end of the list.
+  for (const [name, every] of [['four', 5], ['five', 4]]) {
+    await page.setInputFiles('[data-testid=compare-add-input]', (await reportFile(name, every)).path);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-run]').length === 5);
+  await page.locator('[data-testid=compare-run][data-index="1"] [data-testid=compare-run-remove]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-run]').length === 4);
+  assert.deepEqual((await runs(page)).map(([n]) => n), [three, two, 'four.json', 'five.json']);
+  assert.deepEqual(await focused(), ['compare-run-remove', two, '1'], 'removed: on the Remove of the report after it');
+  await page.locator('[data-testid=compare-run][data-index="3"] [data-testid=compare-run-remove]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-run]').length === 3);
+  assert.deepEqual(await focused(), ['compare-run-remove', 'four.json', '2'], 'the last removed: on the Remove of the one before it');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

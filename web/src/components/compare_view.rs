@@ -260,7 +260,8 @@ fn guide(lines: &[&str], note: Option<String>, too_small: &[String]) -> Html {
 type Refocus = std::rc::Rc<std::cell::RefCell<Option<(u64, &'static str)>>>;
 
 /// After a move, focuses the button that was pressed in the moved report's row, or, when that
-/// is now disabled (the row reached an end of the list), the other arrow.
+/// is now disabled (the row reached an end of the list), the other arrow; after a removal, the
+/// Remove of the report that took its place (or of the one before it, at the end).
 fn refocus(pending: &Refocus) {
     if let Some((key, pressed)) = pending.borrow_mut().take() {
         let other = if pressed == "down" { "up" } else { "down" };
@@ -281,19 +282,19 @@ fn runs_card(
     dispatch: &UseReducerDispatcher<AppState>,
     pending: &Refocus,
 ) -> Html {
-    let act = |a: Action| {
-        let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+    // An action, and the row (by key) and button focus goes to after it.
+    let press = |a: Action, then: Option<(u64, &'static str)>| {
+        let (d, pending) = (dispatch.clone(), pending.clone());
+        Callback::from(move |_: MouseEvent| {
+            *pending.borrow_mut() = then;
+            d.dispatch(a.clone())
+        })
     };
     let last = list.len().saturating_sub(1);
     let rows = list.iter().zip(keys).enumerate().map(|(i, ((name, _), &key))| {
-        let move_to = |to: usize, pressed: &'static str| {
-            let (d, pending) = (dispatch.clone(), pending.clone());
-            Callback::from(move |_: MouseEvent| {
-                *pending.borrow_mut() = Some((key, pressed));
-                d.dispatch(Action::MoveCompare { from: i, to })
-            })
-        };
+        let move_to = |to: usize, pressed| press(Action::MoveCompare { from: i, to }, Some((key, pressed)));
+        // Removed, focus goes to the Remove of the report after it (or before it, at the end).
+        let next = keys.get(i + 1).or(i.checked_sub(1).and_then(|j| keys.get(j)));
         html! {
             <li key={key.to_string()} data-run={key.to_string()}
                 data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
@@ -307,7 +308,7 @@ fn runs_card(
                     <button data-testid="compare-run-down" disabled={i == last} aria-label="Move down"
                             onclick={move_to(i + 1, "down")}>{ "↓" }</button>
                     <button data-testid="compare-run-remove"
-                            onclick={act(Action::RemoveCompare(i))}>{ "Remove" }</button>
+                            onclick={press(Action::RemoveCompare(i), next.map(|&k| (k, "remove")))}>{ "Remove" }</button>
                 </span>
             </li>
         }
