@@ -278,6 +278,11 @@ test('focus follows the report moved with the keyboard: the same arrow of its ro
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-run]').length === 3);
   assert.deepEqual(await focused(), ['compare-run-remove', 'four.json', '2'], 'the last removed: on the Remove of the one before it');
+  // Down to two reports the list goes (before and after are back): focus on the card's heading.
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=compare-run]', { state: 'detached' });
+  assert.deepEqual(await page.evaluate(() => [document.activeElement?.tagName, document.activeElement?.textContent,
+    document.activeElement?.closest('[data-testid=compare-runs]') !== null]), ['H2', 'More reports', true]);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -261,15 +261,19 @@ type Refocus = std::rc::Rc<std::cell::RefCell<Option<(u64, &'static str)>>>;
 
 /// After a move, focuses the button that was pressed in the moved report's row, or, when that
 /// is now disabled (the row reached an end of the list), the other arrow; after a removal, the
-/// Remove of the report that took its place (or of the one before it, at the end).
+/// Remove of the report that took its place (or of the one before it, at the end); when the
+/// list went away with it (two reports left), the card's heading.
 fn refocus(pending: &Refocus) {
     if let Some((key, pressed)) = pending.borrow_mut().take() {
         let other = if pressed == "down" { "up" } else { "down" };
-        let _ = [pressed, other].into_iter().any(|b| {
+        let found = [pressed, other].into_iter().any(|b| {
             browser::focus(&format!(
                 "[data-run=\"{key}\"] [data-testid=compare-run-{b}]:not(:disabled)"
             ))
         });
+        if !found && pressed == "remove" {
+            browser::focus("[data-testid=compare-runs] h2");
+        }
     }
 }
 
