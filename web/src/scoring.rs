@@ -3,6 +3,7 @@
 //! the command line uses, so the numbers and settings in the browser are the command line's.
 
 use figeval::snippet::Snippet;
+use figeval::trec::{self, TrecFiles};
 use figeval::{
     CaptureErrors, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig, Scored,
 };
@@ -70,6 +71,25 @@ pub fn score_live<'a>(
     }
     let scored = reader.end().pairing.finish(false)?;
     Ok(report(scored, run))
+}
+
+/// The standard run files of what a report was scored from (`figeval::trec::export`, the
+/// rule `figeval export` follows), or the core's reason they cannot be written.
+pub type Trec = Shared<Result<TrecFiles, String>>;
+
+/// The run files of an offline capture, as `figeval export` writes them from the same text.
+pub fn trec_of_capture(dataset: &Dataset, text: &str) -> Trec {
+    Shared::new(trec::export_capture(dataset, text).map_err(|e| e.to_string()))
+}
+
+/// The run files of a live run's envelopes (one per item, in dataset order), as
+/// `figeval export` writes them from the downloaded capture.
+pub fn trec_of_live<'a>(dataset: &Dataset, lines: impl IntoIterator<Item = &'a str>) -> Trec {
+    let mut reader = CaptureReader::new(trec::pairing(dataset));
+    for line in lines {
+        reader.feed_line(line);
+    }
+    Shared::new(trec::export(dataset, reader.end().pairing).map_err(|e| e.to_string()))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use figeval::{Dataset, Report, ReportError, RunInfo};
 use yew::Reducible;
 
 use crate::datasets;
-use crate::scoring::{self, Said};
+use crate::scoring::{self, Said, Trec};
 use crate::settings::{RunConfig, Settings};
 use crate::shared::Shared;
 
@@ -223,6 +223,9 @@ pub struct AppState {
     pub report: Option<OpenReport>,
     /// The capture the report on show was scored from, when it was a live run.
     pub report_capture: Option<CaptureLines>,
+    /// The standard run files of the report on show (or why there are none), when it was
+    /// scored in this page from responses against the dataset loaded.
+    pub report_trec: Option<Trec>,
     /// A failure to show.
     pub banner: Option<Banner>,
     /// The comparison's baseline.
@@ -392,6 +395,7 @@ impl AppState {
             allow_missing: false,
             report: None,
             report_capture: None,
+            report_trec: None,
             banner: None,
             before: None,
             after: None,
@@ -472,9 +476,15 @@ impl AppState {
         self.banner(&format!("{name} was refused"), e.to_string());
     }
 
-    fn show_report(&mut self, report: OpenReport, capture: Option<CaptureLines>) {
+    fn show_report(
+        &mut self,
+        report: OpenReport,
+        capture: Option<CaptureLines>,
+        trec: Option<Trec>,
+    ) {
         self.report = Some(report);
         self.report_capture = capture;
+        self.report_trec = trec;
         self.view = View::Report;
     }
 
@@ -542,7 +552,12 @@ impl AppState {
             Ok(scored) => {
                 self.run.status = RunStatus::Finished;
                 self.banner = None;
-                self.show_report(OpenReport::scored("live run", scored), Some(lines));
+                let trec = scoring::trec_of_live(&dataset, lines.iter().flatten().map(|l| &**l));
+                self.show_report(
+                    OpenReport::scored("live run", scored),
+                    Some(lines),
+                    Some(trec),
+                );
             }
             Err(e) => {
                 self.run.status = RunStatus::Failed;
@@ -608,7 +623,8 @@ impl AppState {
                 ) {
                     Ok(scored) => {
                         self.banner = None;
-                        self.show_report(OpenReport::scored(&source, scored), None);
+                        let trec = scoring::trec_of_capture(&dataset, &self.responses_text);
+                        self.show_report(OpenReport::scored(&source, scored), None, Some(trec));
                     }
                     Err(e) => self.banner("The responses cannot be scored", e.to_string()),
                 }
@@ -691,14 +707,14 @@ impl AppState {
             Action::OpenReport { name, text } => match Report::parse(&text) {
                 Ok(r) => {
                     self.banner = None;
-                    self.show_report(OpenReport::new(&name, r), None);
+                    self.show_report(OpenReport::new(&name, r), None, None);
                 }
                 Err(e) => self.refuse_report(&name, &e),
             },
             Action::OpenShareLink(link) => match link {
                 Ok(Link::Report(r)) => {
                     self.banner = None;
-                    self.show_report(OpenReport::new("share link", *r), None);
+                    self.show_report(OpenReport::new("share link", *r), None, None);
                 }
                 Ok(Link::Compare(reports)) => {
                     self.banner = None;
@@ -775,15 +791,19 @@ mod tests {
         })
     }
 
-    /// The demo dataset scored offline, every item answered with one match citing `pages`.
-    fn scored_offline(pages: &[(u32, u32)]) -> AppState {
-        let text: String = dataset()
+    /// A capture of the demo dataset, every item answered with one match citing `pages`.
+    fn demo_capture(pages: &[(u32, u32)]) -> String {
+        dataset()
             .items
             .iter()
             .map(|it| body(&it.question, pages).to_string() + "\n")
-            .collect();
+            .collect()
+    }
+
+    /// The demo dataset scored offline, every item answered with one match citing `pages`.
+    fn scored_offline(pages: &[(u32, u32)]) -> AppState {
         with_demo_dataset()
-            .apply(Action::EditResponses(text))
+            .apply(Action::EditResponses(demo_capture(pages)))
             .apply(Action::ScoreOffline {
                 started_at: "t".into(),
             })
@@ -860,6 +880,9 @@ mod tests {
         );
         assert_eq!(capture_text(kept).lines().count(), 3);
         assert_eq!(capture_text(kept), s.run.capture_text());
+        let trec = s.report_trec.as_ref().unwrap();
+        let want = figeval::trec::export_capture(&dataset(), &capture_text(kept));
+        assert_eq!(&**trec, &want.map_err(|e| e.to_string()));
     }
 
     #[test]
@@ -963,6 +986,45 @@ mod tests {
         let r = &s.report.unwrap().report;
         assert_eq!(r.summary.hits(Metric::PageHitAt3), 2);
         assert_eq!(r.run.source, "pasted responses");
+    }
+
+    #[test]
+    fn offline_scoring_keeps_the_run_files_figeval_export_writes() {
+        let s = scored_offline(&[(2, 4)]);
+        let kept = s.report_trec.clone().unwrap();
+        let want = figeval::trec::export_capture(&dataset(), &demo_capture(&[(2, 4)])).unwrap();
+        assert_eq!(&*kept, &Ok(want.clone()));
+        assert!(want.run.contains("q1 Q0 p2 1 1 figeval\n"), "{}", want.run);
+        // A report opened from a file has no responses at hand.
+        let json = s.report.unwrap().report.to_json_pretty();
+        let opened = s_open(&json);
+        assert!(opened.report.is_some());
+        assert!(opened.report_trec.is_none());
+    }
+
+    fn s_open(json: &str) -> AppState {
+        AppState::default().apply(Action::OpenReport {
+            name: "r.json".into(),
+            text: json.into(),
+        })
+    }
+
+    #[test]
+    fn a_partial_capture_scored_with_allow_missing_says_why_it_has_no_run_files() {
+        let d = dataset();
+        let first = &d.items[0].question;
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(
+                body(first, &[(2, 2)]).to_string() + "\n",
+            ))
+            .apply(Action::AllowMissing(true))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        assert!(s.report.is_some());
+        let trec = s.report_trec.unwrap();
+        let reason = (*trec).clone().unwrap_err();
+        assert!(reason.contains("no response"), "{reason}");
     }
 
     /// What a link holds, as the page reads it (the core inflating here).

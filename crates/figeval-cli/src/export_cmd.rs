@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use figeval::{trec, Pairing, ScoreConfig};
+use figeval::trec;
 
 use crate::fail::{Failure, Outcome};
 use crate::{files, score_cmd};
@@ -25,45 +25,21 @@ pub struct ExportPaths<'a> {
 /// Every item must have a usable response, as `figeval score` requires by default.
 pub fn run(responses: &Path, dataset: &Path, out: &ExportPaths<'_>) -> Outcome {
     let dataset = files::read_dataset(dataset)?;
-    let mut pairing = Pairing::new(&dataset, ScoreConfig::default());
-    pairing.keep_page_runs();
-    let (mut read, _) = score_cmd::read_responses(responses, pairing)?;
-    let runs = read.pairing.take_page_runs();
-    read.pairing
-        .finish(false)
+    let (read, _) = score_cmd::read_responses(responses, trec::pairing(&dataset))?;
+    let files = trec::export(&dataset, read.pairing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    let mut listed = Vec::with_capacity(runs.len());
-    for (i, run) in runs.into_iter().enumerate() {
-        match run {
-            Some(Ok(run)) => listed.push(run),
-            Some(Err(wide)) => {
-                return Err(Failure::Input(format!(
-                    "{}: item {} ({}, {:?}): {wide}",
-                    responses.display(),
-                    i + 1,
-                    trec::query_id(i),
-                    dataset.items[i].question
-                )))
-            }
-            None => unreachable!("finish refuses a capture with an unanswered item"),
-        }
-    }
-    write(out.qrels, &trec::qrels_lines(&dataset))?;
-    write(out.run, &trec::run_lines(listed.iter().map(Vec::as_slice)))?;
+    write(out.qrels, &files.qrels)?;
+    write(out.run, &files.run)?;
     if let Some(queries) = out.queries {
-        write(queries, &trec::queries_jsonl(&dataset))?;
+        write(queries, &files.queries)?;
     }
-    let lines: usize = listed.iter().map(Vec::len).sum();
     let _ = writeln!(
         io::stderr(),
-        "figeval: wrote {} queries: {} qrels to {}, {lines} run lines to {}",
+        "figeval: wrote {} queries: {} qrels to {}, {} run lines to {}",
         dataset.items.len(),
-        dataset
-            .items
-            .iter()
-            .map(|it| it.expected_pages.len())
-            .sum::<usize>(),
+        files.qrels_count,
         out.qrels.display(),
+        files.run_count,
         out.run.display()
     );
     Ok(ExitCode::SUCCESS)

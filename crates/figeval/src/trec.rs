@@ -19,8 +19,10 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+use crate::capture::{CaptureError, CaptureErrors, CaptureReader, Pairing};
 use crate::dataset::Dataset;
 use crate::response::Match;
+use crate::score::ScoreConfig;
 
 /// The run tag written in the last column of every run line.
 pub const RUN_TAG: &str = "figeval";
@@ -105,12 +107,14 @@ pub fn run_lines<'a>(runs: impl IntoIterator<Item = &'a [RankedPage]>) -> String
     for (i, run) in runs.into_iter().enumerate() {
         let qid = query_id(i);
         for r in run {
+            // `decimal::shortest` is `{}` of the score, byte for byte, without the standard
+            // library's float printing (the browser's bundle carries what it links).
             let _ = writeln!(
                 out,
                 "{qid} Q0 {} {} {} {RUN_TAG}",
                 doc_id(r.page),
                 r.rank,
-                r.score()
+                crate::decimal::shortest(r.score())
             );
         }
     }
@@ -133,10 +137,118 @@ pub fn qrels_lines(dataset: &Dataset) -> String {
 pub fn queries_jsonl(dataset: &Dataset) -> String {
     let mut out = String::new();
     for (i, item) in dataset.items.iter().enumerate() {
-        let line = serde_json::json!({ "qid": query_id(i), "question": item.question });
-        let _ = writeln!(out, "{line}");
+        // The question as a JSON string (escaped as serde_json escapes it), without building
+        // a JSON value for each line.
+        let question = serde_json::to_string(&item.question).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{{\"qid\":\"{}\",\"question\":{question}}}",
+            query_id(i)
+        );
     }
     out
+}
+
+/// The three standard run files of a capture, as [`export`] builds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrecFiles {
+    /// The qrels ([`qrels_lines`]).
+    pub qrels: String,
+    /// The run ([`run_lines`]).
+    pub run: String,
+    /// The query map ([`queries_jsonl`]).
+    pub queries: String,
+    /// How many qrels lines (expected pages) there are.
+    pub qrels_count: usize,
+    /// How many run lines there are.
+    pub run_count: usize,
+}
+
+/// Why a capture cannot be exported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExportError {
+    /// The capture does not pair with the dataset (unknown, duplicate, unreadable or missing
+    /// responses), as `figeval score` without `--allow-missing` would refuse it.
+    Capture(CaptureErrors),
+    /// An item's matches cite a span too wide to list page by page.
+    SpanTooWide {
+        /// The item's 0-based index in dataset order.
+        index: usize,
+        /// Its question.
+        question: String,
+        /// The match.
+        wide: SpanTooWide,
+    },
+}
+
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::Capture(e) => write!(f, "{e}"),
+            ExportError::SpanTooWide {
+                index,
+                question,
+                wide,
+            } => write!(
+                f,
+                "item {} ({}, {question:?}): {wide}",
+                index + 1,
+                query_id(*index)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// A pairing for [`export`]: it keeps each item's page run as it reads.
+pub fn pairing(dataset: &Dataset) -> Pairing<'_> {
+    let mut p = Pairing::new(dataset, ScoreConfig::default());
+    p.keep_page_runs();
+    p
+}
+
+/// The qrels, run and query map of what `pairing` (from [`pairing`], over `dataset`) has read.
+/// Every item must have a usable response, as `figeval score` requires by default, and no
+/// match may span more than [`MAX_LISTED_SPAN`] pages; otherwise the first reason is given.
+pub fn export(dataset: &Dataset, mut pairing: Pairing<'_>) -> Result<TrecFiles, ExportError> {
+    let runs = pairing.take_page_runs();
+    pairing.finish(false).map_err(ExportError::Capture)?;
+    let mut listed = Vec::with_capacity(runs.len());
+    for (index, item) in dataset.items.iter().enumerate() {
+        match runs.get(index).cloned().flatten() {
+            Some(Ok(run)) => listed.push(run),
+            Some(Err(wide)) => {
+                return Err(ExportError::SpanTooWide {
+                    index,
+                    question: item.question.clone(),
+                    wide,
+                })
+            }
+            // `finish(false)` refuses an unanswered item, so this is a pairing that kept no
+            // page runs (not from [`pairing`]): its items' runs are not known.
+            None => {
+                return Err(ExportError::Capture(CaptureErrors(vec![
+                    CaptureError::MissingResponses(vec![item.question.clone()]),
+                ])))
+            }
+        }
+    }
+    Ok(TrecFiles {
+        qrels: qrels_lines(dataset),
+        run: run_lines(listed.iter().map(Vec::as_slice)),
+        queries: queries_jsonl(dataset),
+        qrels_count: dataset.items.iter().map(|it| it.expected_pages.len()).sum(),
+        run_count: listed.iter().map(Vec::len).sum(),
+    })
+}
+
+/// [`export`] of a capture held as text (any form `figeval score` reads).
+pub fn export_capture(dataset: &Dataset, capture: &str) -> Result<TrecFiles, ExportError> {
+    export(
+        dataset,
+        CaptureReader::read_str(pairing(dataset), capture).pairing,
+    )
 }
 
 #[cfg(test)]
@@ -197,5 +309,65 @@ mod tests {
             serde_json::from_str(queries.lines().nth(1).unwrap()).unwrap();
         assert_eq!(second["qid"], "q2");
         assert_eq!(second["question"], "b \"quoted\"?");
+        assert_eq!(
+            queries.lines().nth(1).unwrap(),
+            serde_json::json!({ "qid": "q2", "question": "b \"quoted\"?" }).to_string()
+        );
+        // The score is written as `{}` writes it, for every rank.
+        for rank in 1..=2000 {
+            let line = run_lines([&[RankedPage { page: 1, rank }][..]]);
+            let score = 1.0 / f64::from(rank);
+            assert_eq!(line, format!("q1 Q0 p1 {rank} {score} figeval\n"));
+        }
+    }
+
+    const TWO: &str = r#"{"corpus_id":"c","items":[
+        {"question":"a?","expected_pages":[2],"figure_ref":"F1","kind":"locate"},
+        {"question":"b?","expected_pages":[9,10],"figure_ref":"F2","kind":"content"}]}"#;
+
+    fn body(q: &str, spans: &[(u32, u32)]) -> String {
+        let matches: Vec<_> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, (s, e))| {
+                serde_json::json!({"chunk_id": format!("c{i}"), "content": "t", "score": 1.0,
+                    "provenance": {"page_start": s, "page_end": e}})
+            })
+            .collect();
+        serde_json::json!({"query": q, "matches": matches}).to_string() + "\n"
+    }
+
+    #[test]
+    fn export_builds_the_three_files_of_a_capture() {
+        let d = Dataset::parse(TWO).unwrap();
+        let cap = body("b?", &[(10, 10), (3, 4)]) + &body("a?", &[(2, 2)]);
+        let files = export_capture(&d, &cap).unwrap();
+        assert_eq!(files.qrels, "q1 0 p2 1\nq2 0 p9 1\nq2 0 p10 1\n");
+        assert_eq!(
+            files.run,
+            "q1 Q0 p2 1 1 figeval\nq2 Q0 p10 1 1 figeval\nq2 Q0 p3 2 0.5 figeval\nq2 Q0 p4 2 0.5 figeval\n"
+        );
+        assert_eq!(files.queries, queries_jsonl(&d));
+        assert_eq!((files.qrels_count, files.run_count), (3, 4));
+    }
+
+    #[test]
+    fn export_refuses_an_unanswered_item_and_a_span_too_wide() {
+        let d = Dataset::parse(TWO).unwrap();
+        let missing = export_capture(&d, &body("a?", &[(2, 2)])).unwrap_err();
+        assert!(matches!(missing, ExportError::Capture(_)), "{missing:?}");
+        assert!(missing.to_string().contains("b?"), "{missing}");
+        let wide = body("a?", &[(2, 2)]) + &body("b?", &[(1, 1), (5, 5 + MAX_LISTED_SPAN)]);
+        let e = export_capture(&d, &wide).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "item 2 (q2, \"b?\"): the match at rank 2 cites pages 5–10005, over the 10000 pages \
+             a run lists one by one"
+        );
+        // A pairing that kept no page runs cannot be exported as if its runs were empty.
+        let plain = Pairing::new(&d, ScoreConfig::default());
+        let read =
+            CaptureReader::read_str(plain, &(body("a?", &[(2, 2)]) + &body("b?", &[(9, 9)])));
+        assert!(export(&d, read.pairing).is_err());
     }
 }

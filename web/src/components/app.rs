@@ -262,7 +262,7 @@ pub fn app() -> Html {
                     </>
                 }) }
                 { panel(View::Report, None, html! {
-                    <ReportView open={state.report.clone()} capture={state.report_capture.clone()}
+                    <ReportView open={state.report.clone()} capture={state.report_capture.clone()} trec={state.report_trec.clone()}
                                 dispatch={state.dispatcher()} />
                 }) }
                 { panel(View::Compare, None, html! {

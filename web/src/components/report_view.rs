@@ -1,5 +1,6 @@
 //! The report view: what was scored, the headline, the per-group table and chart, the items.
 
+use figeval::trec::TrecFiles;
 use figeval::{Metric, Report};
 use yew::prelude::*;
 
@@ -9,6 +10,7 @@ use crate::components::group_table::{metric_label, metric_question, GroupTable};
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
+use crate::scoring::Trec;
 use crate::state::{capture_text, Action, AppState, CaptureLines, OpenReport, Slot};
 
 /// Props of [`ReportView`].
@@ -18,6 +20,8 @@ pub struct ReportViewProps {
     pub open: Option<OpenReport>,
     /// The capture it was scored from, for a live run.
     pub capture: Option<CaptureLines>,
+    /// Its standard run files (or why there are none), when it was scored in this page.
+    pub trec: Option<Trec>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<AppState>,
 }
@@ -67,6 +71,31 @@ pub fn report_view(props: &ReportViewProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             browser::download(&name, "application/x-ndjson", &capture_text(&c))
         })
+    });
+    let trec_files = props.trec.as_ref().map(|trec| match &**trec {
+        Ok(_) => {
+            let button = |id: &'static str, label: &'static str, name: String, pick: fn(&TrecFiles) -> &str| {
+                let trec = trec.clone();
+                let onclick = Callback::from(move |_: MouseEvent| {
+                    if let Ok(files) = &*trec {
+                        browser::download(&name, "text/plain", pick(files));
+                    }
+                });
+                html! { <button data-testid={id} {onclick}>{ label }</button> }
+            };
+            html! {
+                <>
+                    { button("download-trec-run", "Download TREC run (.txt)", format!("figeval-run-{stem}.txt"), |f| &f.run) }
+                    { button("download-trec-qrels", "Download qrels (.txt)", format!("figeval-qrels-{stem}.txt"), |f| &f.qrels) }
+                    { button("download-trec-queries", "Download query map (.jsonl)", format!("figeval-queries-{stem}.jsonl"), |f| &f.queries) }
+                </>
+            }
+        }
+        Err(reason) => html! {
+            <p class="muted small" data-testid="trec-unavailable" role="status">
+                { format!("No TREC run files for these responses: {reason}") }
+            </p>
+        },
     });
     let compare_as = |slot: Slot| {
         let d = props.dispatch.clone();
@@ -118,9 +147,15 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     if let Some(cb) = download_capture {
                         <button data-testid="download-report-capture" onclick={cb}>{ "Download capture (.jsonl)" }</button>
                     }
+                    if let Some(t) = trec_files { { t } }
                     <button data-testid="compare-as-before" onclick={compare_as(Slot::Before)}>{ "Compare: use as before" }</button>
                     <button data-testid="compare-as-after" onclick={compare_as(Slot::After)}>{ "Compare: use as after" }</button>
                 </div>
+                if props.trec.is_some() {
+                    <p class="muted small" data-testid="trec-note">
+                        { "The TREC run, qrels and query map (q1…qN; pages as p<page>) are what figeval export writes, for ranx, ir_measures or trec_eval to compute other metrics." }
+                    </p>
+                }
                 <SharePanel reports={vec![(AttrValue::from(open.name.clone()), report.clone())]} />
             </section>
             <section class="card" aria-labelledby="groups-h">
