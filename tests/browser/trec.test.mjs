@@ -80,6 +80,11 @@ test('a capture with a span too wide to list shows the reason figeval export giv
   assert.equal(cli.code, 2, cli.stderr);
 
   const page = await scoreInPage(text);
+  // The files are made on the first click: that click downloads nothing and shows the reason.
+  const downloads = [];
+  page.on('download', (d) => downloads.push(d.suggestedFilename()));
+  await page.click('[data-testid=download-trec-run]');
+  await page.waitForSelector('[data-testid=trec-unavailable]');
   const shown = (await page.locator('[data-testid=trec-unavailable]').textContent()).trim();
   const reason = shown.replace(/^No TREC run files for these responses: /, '');
   assert.notEqual(reason, shown, shown);
@@ -88,6 +93,7 @@ test('a capture with a span too wide to list shows the reason figeval export giv
   for (const id of ['download-trec-run', 'download-trec-qrels', 'download-trec-queries']) {
     assert.equal(await page.locator(`[data-testid=${id}]`).count(), 0, `${id} is absent`);
   }
+  assert.deepEqual(downloads, [], 'nothing was downloaded');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -2,6 +2,9 @@
 //! offline capture go through the same [`figeval::CaptureReader`] and [`figeval::Report::build`]
 //! the command line uses, so the numbers and settings in the browser are the command line's.
 
+use std::cell::OnceCell;
+use std::rc::Rc;
+
 use figeval::snippet::Snippet;
 use figeval::trec::{self, TrecFiles};
 use figeval::{
@@ -74,22 +77,60 @@ pub fn score_live<'a>(
 }
 
 /// The standard run files of what a report was scored from (`figeval::trec::export`, the
-/// rule `figeval export` follows), or the core's reason they cannot be written.
-pub type Trec = Shared<Result<TrecFiles, String>>;
+/// rule `figeval export` follows), or the core's reason they cannot be written; made the first
+/// time they are asked for, so scoring a capture reads it once (a 10k-item capture took twice
+/// as long when the files were made with the report).
+pub struct LazyTrec {
+    files: OnceCell<Result<TrecFiles, String>>,
+    make: Box<dyn Fn() -> Result<TrecFiles, trec::ExportError>>,
+}
+
+impl LazyTrec {
+    fn new(make: impl Fn() -> Result<TrecFiles, trec::ExportError> + 'static) -> Trec {
+        Shared::new(LazyTrec {
+            files: OnceCell::new(),
+            make: Box::new(make),
+        })
+    }
+
+    /// The files, made now if they were not yet.
+    pub fn get(&self) -> &Result<TrecFiles, String> {
+        self.files
+            .get_or_init(|| (self.make)().map_err(|e| e.to_string()))
+    }
+
+    /// The files if they were made already.
+    pub fn made(&self) -> Option<&Result<TrecFiles, String>> {
+        self.files.get()
+    }
+}
+
+impl std::fmt::Debug for LazyTrec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyTrec")
+            .field("files", &self.files.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The run files of a report, made when asked for.
+pub type Trec = Shared<LazyTrec>;
 
 /// The run files of an offline capture, as `figeval export` writes them from the same text.
-pub fn trec_of_capture(dataset: &Dataset, text: &str) -> Trec {
-    Shared::new(trec::export_capture(dataset, text).map_err(|e| e.to_string()))
+pub fn trec_of_capture(dataset: Shared<Dataset>, text: Rc<str>) -> Trec {
+    LazyTrec::new(move || trec::export_capture(&dataset, &text))
 }
 
 /// The run files of a live run's envelopes (one per item, in dataset order), as
 /// `figeval export` writes them from the downloaded capture.
-pub fn trec_of_live<'a>(dataset: &Dataset, lines: impl IntoIterator<Item = &'a str>) -> Trec {
-    let mut reader = CaptureReader::new(trec::pairing(dataset));
-    for line in lines {
-        reader.feed_line(line);
-    }
-    Shared::new(trec::export(dataset, reader.end().pairing).map_err(|e| e.to_string()))
+pub fn trec_of_live(dataset: Shared<Dataset>, lines: Rc<Vec<Option<Rc<str>>>>) -> Trec {
+    LazyTrec::new(move || {
+        let mut reader = CaptureReader::new(trec::pairing(&dataset));
+        for line in lines.iter().flatten() {
+            reader.feed_line(line);
+        }
+        trec::export(&dataset, reader.end().pairing)
+    })
 }
 
 #[cfg(test)]

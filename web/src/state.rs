@@ -552,7 +552,7 @@ impl AppState {
             Ok(scored) => {
                 self.run.status = RunStatus::Finished;
                 self.banner = None;
-                let trec = scoring::trec_of_live(&dataset, lines.iter().flatten().map(|l| &**l));
+                let trec = scoring::trec_of_live(dataset.clone(), lines.clone());
                 self.show_report(
                     OpenReport::scored("live run", scored),
                     Some(lines),
@@ -623,7 +623,8 @@ impl AppState {
                 ) {
                     Ok(scored) => {
                         self.banner = None;
-                        let trec = scoring::trec_of_capture(&dataset, &self.responses_text);
+                        let trec =
+                            scoring::trec_of_capture(dataset.clone(), self.responses_text.clone());
                         self.show_report(OpenReport::scored(&source, scored), None, Some(trec));
                     }
                     Err(e) => self.banner("The responses cannot be scored", e.to_string()),
@@ -881,8 +882,9 @@ mod tests {
         assert_eq!(capture_text(kept).lines().count(), 3);
         assert_eq!(capture_text(kept), s.run.capture_text());
         let trec = s.report_trec.as_ref().unwrap();
+        assert!(trec.made().is_none(), "made only when asked for");
         let want = figeval::trec::export_capture(&dataset(), &capture_text(kept));
-        assert_eq!(&**trec, &want.map_err(|e| e.to_string()));
+        assert_eq!(trec.get(), &want.map_err(|e| e.to_string()));
     }
 
     #[test]
@@ -993,7 +995,8 @@ mod tests {
         let s = scored_offline(&[(2, 4)]);
         let kept = s.report_trec.clone().unwrap();
         let want = figeval::trec::export_capture(&dataset(), &demo_capture(&[(2, 4)])).unwrap();
-        assert_eq!(&*kept, &Ok(want.clone()));
+        assert!(kept.made().is_none(), "made only when asked for");
+        assert_eq!(kept.get(), &Ok(want.clone()));
         assert!(want.run.contains("q1 Q0 p2 1 1 figeval\n"), "{}", want.run);
         // A report opened from a file has no responses at hand.
         let json = s.report.unwrap().report.to_json_pretty();
@@ -1023,7 +1026,7 @@ mod tests {
             });
         assert!(s.report.is_some());
         let trec = s.report_trec.unwrap();
-        let reason = (*trec).clone().unwrap_err();
+        let reason = trec.get().clone().unwrap_err();
         assert!(reason.contains("no response"), "{reason}");
     }
 

@@ -72,14 +72,21 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             browser::download(&name, "application/x-ndjson", &capture_text(&c))
         })
     });
-    let trec_files = props.trec.as_ref().map(|trec| match &**trec {
-        Ok(_) => {
+    // The run files are made on the first click (`LazyTrec`); a capture that cannot give them
+    // then shows the core's reason instead of the buttons.
+    let redraw = use_force_update();
+    let trec_files = props.trec.as_ref().map(|trec| match trec.made() {
+        Some(Err(reason)) => html! {
+            <p class="muted small" data-testid="trec-unavailable" role="status">
+                { format!("No TREC run files for these responses: {reason}") }
+            </p>
+        },
+        _ => {
             let button = |id: &'static str, label: &'static str, name: String, pick: fn(&TrecFiles) -> &str| {
-                let trec = trec.clone();
-                let onclick = Callback::from(move |_: MouseEvent| {
-                    if let Ok(files) = &*trec {
-                        browser::download(&name, "text/plain", pick(files));
-                    }
+                let (trec, redraw) = (trec.clone(), redraw.clone());
+                let onclick = Callback::from(move |_: MouseEvent| match trec.get() {
+                    Ok(files) => browser::download(&name, "text/plain", pick(files)),
+                    Err(_) => redraw.force_update(),
                 });
                 html! { <button data-testid={id} {onclick}>{ label }</button> }
             };
@@ -91,11 +98,6 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                 </>
             }
         }
-        Err(reason) => html! {
-            <p class="muted small" data-testid="trec-unavailable" role="status">
-                { format!("No TREC run files for these responses: {reason}") }
-            </p>
-        },
     });
     let compare_as = |slot: Slot| {
         let d = props.dispatch.clone();
