@@ -12,12 +12,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, sharedSiteAndBrowser, openApp, loadBundled, setField, readGroupTable, fixed2,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, readGroupTable, fixed2,
   fakeDeployment, searchBody, variedBodies, axeViolations, countByRule, markContrasts,
 } from './support.mjs';
 
 const skip = missing() || false;
-const shared = sharedSiteAndBrowser(skip);
+const shared = appHarness(skip);
 const octave = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 const capture = (shift = 0) => variedBodies(octave, shift).map((b) => JSON.stringify(b)).join('\n');
 const BUNDLED = ['octave-manual-figures', 'nasa-apollo-11-figures'];

@@ -218,24 +218,6 @@ export function scratch() {
     remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/**
- * Registers the test file's before/after hooks: serve dist/ and launch Chromium once (unless
- * `skip` says why not), stop both at the end. Returns `{ site, browser }`, filled in by then.
- */
-export function sharedSiteAndBrowser(skip) {
-  const shared = { site: null, browser: null };
-  before(async () => {
-    if (skip) return;
-    shared.site = await serveDist();
-    shared.browser = await launch();
-  });
-  after(async () => {
-    await shared.browser?.close();
-    await shared.site?.stop();
-  });
-  return shared;
-}
-
 /** Launches Chromium headless with a fresh profile. */
 export async function launch() {
   return chromium.launch({

@@ -2,34 +2,24 @@
 // the same dataset and capture; a capture that cannot be exported shows the core's reason; a
 // report opened from a file (no responses at hand) offers no run files.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, figeval,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, figeval,
   figevalReport, scratch, variedBodies, searchBody,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
-let site, browser, tmp;
+const h = appHarness(skip);
+const tmp = scratch();
+after(() => tmp.remove());
 const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
-
-before(async () => {
-  if (skip) return;
-  site = await serveDist();
-  browser = await launch();
-  tmp = scratch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-  tmp?.remove();
-});
 
 const jsonl = (bodies) => bodies.map((b) => JSON.stringify(b)).join('\n') + '\n';
 
 async function scoreInPage(text) {
-  const page = await openApp(browser, site.url, { acceptDownloads: true });
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
   await loadBundled(page, 'octave-manual-figures');
   await setField(page, 'responses-input', text);
   await page.click('[data-testid=score-offline]');
@@ -101,7 +91,7 @@ test('a capture with a span too wide to list shows the reason figeval export giv
 test('a report opened from a file has no responses at hand, so no run files', { skip }, async () => {
   const text = jsonl(variedBodies(dataset));
   const report = await figevalReport(['score', '--responses', tmp.file('r.jsonl', text), '--dataset', OCTAVE_DATASET]);
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await page.setInputFiles('[data-testid=report-input]', {
     name: 'report.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(report)),
   });
