@@ -15,13 +15,25 @@ const WASM_BINDGEN: &str = "0.2.130";
 /// Everything: system packages, the wasm target, Trunk, wasm-bindgen and the npm tools.
 pub fn all() -> Result<(), String> {
     system_packages(&["poppler-utils", "octave-doc", "chromium", "chromium-driver"])?;
+    system_packages(OCR_PACKAGES)?;
     web_tools()
 }
 
 /// The packages the demo and the end-to-end tests need without the browser.
 pub fn for_search() -> Result<(), String> {
-    system_packages(&["poppler-utils", "octave-doc"])
+    system_packages(&["poppler-utils", "octave-doc"])?;
+    system_packages(OCR_PACKAGES)
 }
+
+/// What reading scanned pages needs: tesseract and its English data (OCR in `pagetext`), and
+/// what makes the scanned test corpus and the broken PDFs: img2pdf, qpdf and Python's Pillow.
+pub const OCR_PACKAGES: &[&str] = &[
+    "tesseract-ocr",
+    "tesseract-ocr-eng",
+    "img2pdf",
+    "qpdf",
+    "python3-pil",
+];
 
 /// Installs the Debian packages among `wanted` that are missing.
 pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
@@ -32,6 +44,13 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
         "octave-doc" => Path::new(OCTAVE_PDF).exists(),
         "chromium" => Path::new("/usr/bin/chromium").exists(),
         "chromium-driver" => Path::new("/usr/bin/chromedriver").exists(),
+        "tesseract-ocr" => answers("tesseract", &["--version"]).is_some(),
+        "tesseract-ocr-eng" => {
+            Path::new("/usr/share/tesseract-ocr/5/tessdata/eng.traineddata").exists()
+        }
+        "img2pdf" => answers("img2pdf", &["--version"]).is_some(),
+        "qpdf" => answers("qpdf", &["--version"]).is_some(),
+        "python3-pil" => answers("/usr/bin/python3", &["-c", "import PIL"]).is_some(),
         _ => false,
     };
     let missing: Vec<&str> = wanted.iter().copied().filter(|p| !present(p)).collect();
