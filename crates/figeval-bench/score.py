@@ -215,7 +215,7 @@ def score_item(item, matches, max_span):
         "figure_chunk_at_3": any(h and m[2] == "figure" for m, h in top3),
         "first_hit_rank": first,
         "top": top,
-        "figure_summaries_at_3": [m[3][:SUMMARY_CHARS] for m in matches[:3] if m[3] is not None],
+        "figure_summaries_at_3": [m[3][:SUMMARY_CHARS] for m in matches[:3] if m[3]],
     }
 
 

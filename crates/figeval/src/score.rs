@@ -246,7 +246,9 @@ pub struct ItemRecord {
     pub first_hit_rank: Option<u32>,
     /// The ranked window: one row per match of the top 5.
     pub top: Vec<TopRow>,
-    /// Summaries of the top-3 matches that have one, each cut to 200 characters.
+    /// Non-empty summaries of the top-3 matches, each cut to 200 characters. A deployment
+    /// that describes every figure chunk sends `""` for one it has no summary of; that is
+    /// no summary, as in the seed's scorer.
     pub figure_summaries_at_3: Vec<String>,
 }
 
@@ -298,6 +300,7 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         .iter()
         .take(3)
         .filter_map(|m| m.figure_summary.as_deref())
+        .filter(|s| !s.is_empty())
         .map(|s| summary_start(s).to_string())
         .collect();
     ItemRecord {
@@ -487,6 +490,16 @@ mod tests {
             (None, None, None)
         );
         assert!(!row.on_expected_page);
+    }
+
+    #[test]
+    fn an_empty_summary_is_no_summary_as_in_the_seed_scorer() {
+        let r = score(&[72], &[figure(72, ""), figure(3, "a plot"), figure(4, "")]);
+        assert_eq!(r.figure_summaries_at_3, vec!["a plot".to_string()]);
+        assert!(
+            r.figure_chunk_at_3,
+            "the chunk still counts as a figure chunk"
+        );
     }
 
     #[test]
