@@ -1,27 +1,54 @@
-//! `figeval compare BEFORE AFTER`: before/after comparison and the CI gate; with more reports,
+//! `figeval compare BEFORE AFTER`: before/after comparison and the CI gates; with more reports,
 //! `figeval compare BASE A B …`: every run against the base, as a matrix.
 
+use std::fs::OpenOptions;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use figeval::{matrix, render, Gate};
+use figeval::gate::{significance_gate, SignificanceGate};
+use figeval::{matrix, render, Comparison, Gate};
 
 use crate::fail::{Failure, Outcome};
 use crate::files;
 use crate::Format;
 
+/// The gates of one `figeval compare`.
+pub struct Gates<'a> {
+    /// `--fail-on-regression`: trips on any lower rate.
+    pub any_drop: &'a [Gate],
+    /// `--fail-on-significant-regression`: trips on a drop the exact McNemar test calls
+    /// significant, Holm-adjusted across every gated test.
+    pub significant_drop: &'a [Gate],
+}
+
+const ANY_FLAG: &str = "--fail-on-regression";
+const SIGNIFICANT_FLAG: &str = "--fail-on-significant-regression";
+
 /// Compares the reports (two: before and after; more: every run against the first), prints the
-/// comparison, and applies the regression gate to every run.
-pub fn run(paths: &[PathBuf], format: Format, gates: &[Gate]) -> Outcome {
+/// comparison (and appends it as Markdown to `summary_file`), and applies the gates to every
+/// run.
+pub fn run(
+    paths: &[PathBuf],
+    format: Format,
+    gates: &Gates,
+    summary_file: Option<&Path>,
+) -> Outcome {
     match paths {
-        [before, after] => run_two(before, after, format, gates),
-        [base, runs @ ..] => run_many(base, runs, format, gates),
+        [before, after] => run_two(before, after, format, gates, summary_file),
+        [base, runs @ ..] => run_many(base, runs, format, gates, summary_file),
         [] => Err(Failure::Input("compare needs at least two reports".into())),
     }
 }
 
-/// Several runs against a base: the matrix, and the gate applied to each run.
-fn run_many(base: &Path, runs: &[PathBuf], format: Format, gates: &[Gate]) -> Outcome {
+/// Several runs against a base: the matrix, and the gates applied to each run.
+fn run_many(
+    base: &Path,
+    runs: &[PathBuf],
+    format: Format,
+    gates: &Gates,
+    summary_file: Option<&Path>,
+) -> Outcome {
     let base_report = files::read_report(base)?;
     let run_reports = runs
         .iter()
@@ -38,50 +65,97 @@ fn run_many(base: &Path, runs: &[PathBuf], format: Format, gates: &[Gate]) -> Ou
     for c in &m.comparisons {
         check_gates(c, gates)?;
     }
+    let gated: Vec<(Option<&str>, &Comparison)> = labels
+        .iter()
+        .map(|l| Some(l.as_str()))
+        .zip(&m.comparisons)
+        .collect();
+    let sig = significance(&gated, gates);
     let text = match format {
-        Format::Text => render::matrix_text(&m),
-        Format::Markdown => render::matrix_markdown(&m),
+        Format::Text => render::matrix_text(&m) + &gate_text(sig.as_ref(), render::gate_text),
+        Format::Markdown => {
+            render::matrix_markdown(&m) + &gate_text(sig.as_ref(), render::gate_markdown)
+        }
         Format::Json => {
-            serde_json::to_string_pretty(&m).expect("a matrix always serializes") + "\n"
+            let mut v = serde_json::to_value(&m).expect("a matrix always serializes");
+            if let Some(g) = &sig {
+                v["significance_gate"] = serde_json::to_value(g).expect("a gate serializes");
+            }
+            serde_json::to_string_pretty(&v).expect("a value always serializes") + "\n"
         }
     };
-    print!("{text}");
+    files::print_text(&text)?;
     for w in &m.warnings {
         eprintln!("figeval: WARNING: {w}");
+    }
+    if let Some(path) = summary_file {
+        let md = render::matrix_markdown(&m) + &gate_text(sig.as_ref(), render::gate_markdown);
+        append_summary(path, &md)?;
     }
     let tripped: Vec<String> = labels
         .iter()
         .zip(&m.comparisons)
         .flat_map(|(label, c)| {
-            tripped(c, gates)
+            tripped(c, gates.any_drop)
                 .into_iter()
                 .map(move |t| format!("{label}: {t}"))
         })
         .collect();
-    verdict(&tripped)
+    verdict(&tripped, sig.as_ref())
+}
+
+/// The significance gate over these comparisons, when one is asked for.
+fn significance(runs: &[(Option<&str>, &Comparison)], gates: &Gates) -> Option<SignificanceGate> {
+    (!gates.significant_drop.is_empty()).then(|| significance_gate(runs, gates.significant_drop))
+}
+
+/// The gate's rendering, or nothing without a gate.
+fn gate_text(g: Option<&SignificanceGate>, render: fn(&SignificanceGate) -> String) -> String {
+    g.map(render).unwrap_or_default()
+}
+
+/// Appends `markdown` to the summary file (created when missing), as GitHub's
+/// `$GITHUB_STEP_SUMMARY` is written: each step adds its part.
+fn append_summary(path: &Path, markdown: &str) -> Result<(), Failure> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(markdown.as_bytes()).and_then(|_| f.flush()))
+        .map_err(|e| {
+            Failure::Output(format!(
+                "cannot append the summary to {}: {e}",
+                path.display()
+            ))
+        })
 }
 
 /// The gates' scopes must be ones the comparison has.
-fn check_gates(c: &figeval::Comparison, gates: &[Gate]) -> Result<(), Failure> {
+fn check_gates(c: &Comparison, gates: &Gates) -> Result<(), Failure> {
     let scopes = c.scope_list();
-    let unknown: Vec<&str> = gates
-        .iter()
-        .filter(|g| !scopes.contains(&g.scope))
-        .map(|g| g.scope.name())
-        .collect();
-    if !unknown.is_empty() {
-        let known: Vec<&str> = scopes.iter().map(|s| s.name()).collect();
-        return Err(Failure::Input(format!(
-            "--fail-on-regression names {} that neither report has; known: {}",
-            unknown.join(", "),
-            known.join(", ")
-        )));
+    for (flag, list) in [
+        (ANY_FLAG, gates.any_drop),
+        (SIGNIFICANT_FLAG, gates.significant_drop),
+    ] {
+        let unknown: Vec<&str> = list
+            .iter()
+            .filter(|g| !scopes.contains(&g.scope))
+            .map(|g| g.scope.name())
+            .collect();
+        if !unknown.is_empty() {
+            let known: Vec<&str> = scopes.iter().map(|s| s.name()).collect();
+            return Err(Failure::Input(format!(
+                "{flag} names {} that neither report has; known: {}",
+                unknown.join(", "),
+                known.join(", ")
+            )));
+        }
     }
     Ok(())
 }
 
-/// What each gate trips on in `c`: `prose (page_hit_at_3, …)`.
-fn tripped(c: &figeval::Comparison, gates: &[Gate]) -> Vec<String> {
+/// What each `--fail-on-regression` gate trips on in `c`: `prose (page_hit_at_3, …)`.
+fn tripped(c: &Comparison, gates: &[Gate]) -> Vec<String> {
     gates
         .iter()
         .filter_map(|g| {
@@ -91,35 +165,73 @@ fn tripped(c: &figeval::Comparison, gates: &[Gate]) -> Vec<String> {
         .collect()
 }
 
-fn verdict(tripped: &[String]) -> Outcome {
-    if tripped.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
+/// Exit 1 when either gate tripped, each naming what tripped it on stderr.
+fn verdict(tripped: &[String], significant: Option<&SignificanceGate>) -> Outcome {
+    let mut code = ExitCode::SUCCESS;
+    if !tripped.is_empty() {
         eprintln!("figeval: regression gate tripped: {}", tripped.join("; "));
-        Ok(ExitCode::from(1))
+        code = ExitCode::from(1);
     }
+    if let Some(g) = significant.filter(|g| g.tripped) {
+        let drops: Vec<String> = g
+            .significant()
+            .map(|c| {
+                format!(
+                    "{} ({}, exact McNemar p {}, Holm {})",
+                    c.name(),
+                    render::signed(c.delta),
+                    render::p_value(c.p_value),
+                    render::p_value(c.p_holm)
+                )
+            })
+            .collect();
+        eprintln!(
+            "figeval: significant regression gate tripped: {}",
+            drops.join("; ")
+        );
+        code = ExitCode::from(1);
+    }
+    Ok(code)
 }
 
 /// Two reports: the before/after comparison.
-fn run_two(before: &Path, after: &Path, format: Format, gates: &[Gate]) -> Outcome {
+fn run_two(
+    before: &Path,
+    after: &Path,
+    format: Format,
+    gates: &Gates,
+    summary_file: Option<&Path>,
+) -> Outcome {
     let b = files::read_report(before)?;
     let a = files::read_report(after)?;
     let c = figeval::compare(&b, &a);
     check_gates(&c, gates)?;
+    let sig = significance(&[(None, &c)], gates);
     let (bl, al) = (before.display().to_string(), after.display().to_string());
+    let markdown = || {
+        render::comparison_markdown(&c, &bl, &al) + &gate_text(sig.as_ref(), render::gate_markdown)
+    };
     let text = match format {
-        Format::Text => render::comparison_text(&c, &bl, &al),
-        Format::Markdown => render::comparison_markdown(&c, &bl, &al),
+        Format::Text => {
+            render::comparison_text(&c, &bl, &al) + &gate_text(sig.as_ref(), render::gate_text)
+        }
+        Format::Markdown => markdown(),
         Format::Json => {
             let mut v = serde_json::to_value(&c).expect("a comparison always serializes");
             v["before"] = bl.clone().into();
             v["after"] = al.clone().into();
+            if let Some(g) = &sig {
+                v["significance_gate"] = serde_json::to_value(g).expect("a gate serializes");
+            }
             serde_json::to_string_pretty(&v).expect("a value always serializes") + "\n"
         }
     };
-    print!("{text}");
+    files::print_text(&text)?;
     for w in &c.warnings {
         eprintln!("figeval: WARNING: {w}");
     }
-    verdict(&tripped(&c, gates))
+    if let Some(path) = summary_file {
+        append_summary(path, &markdown())?;
+    }
+    verdict(&tripped(&c, gates.any_drop), sig.as_ref())
 }

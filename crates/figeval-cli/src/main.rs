@@ -84,6 +84,15 @@ enum Command {
         /// or a group, each optionally narrowed to one metric (`overall:page_hit_at_3`).
         #[arg(long, value_delimiter = ',', value_name = "SCOPE[:METRIC]", value_parser = parse_gate)]
         fail_on_regression: Vec<Gate>,
+        /// Exit 1 only when a metric of these scopes fell significantly: by the exact McNemar
+        /// test on the paired items, p Holm-adjusted across every gated run, scope and metric,
+        /// below 0.05. A drop that is not significant is reported as within noise.
+        #[arg(long, value_delimiter = ',', value_name = "SCOPE[:METRIC]", value_parser = parse_gate)]
+        fail_on_significant_regression: Vec<Gate>,
+        /// Also append the comparison as Markdown to this file (e.g. `$GITHUB_STEP_SUMMARY`),
+        /// whatever `--format` prints.
+        #[arg(long, value_name = "FILE")]
+        summary_file: Option<PathBuf>,
     },
     /// Write a capture as a TREC run over pages and its dataset as TREC qrels (for ranx,
     /// ir_measures or trec_eval). Query ids are q1…qN in dataset order, doc ids p<page>.
@@ -224,7 +233,17 @@ fn main() -> ExitCode {
             reports,
             format,
             fail_on_regression,
-        } => compare_cmd::run(&reports, format, &fail_on_regression),
+            fail_on_significant_regression,
+            summary_file,
+        } => compare_cmd::run(
+            &reports,
+            format,
+            &compare_cmd::Gates {
+                any_drop: &fail_on_regression,
+                significant_drop: &fail_on_significant_regression,
+            },
+            summary_file.as_deref(),
+        ),
         Command::Export {
             dataset,
             responses,

@@ -355,25 +355,29 @@ fn a_bad_dataset_for_score_is_exit_2() {
     );
 }
 
+/// Scores the capture text `cap` against the dataset `ds` into `dir/NAME.json`; its path.
+fn score_to(dir: &Path, name: &str, ds: &str, cap: &str) -> String {
+    let cap = write(dir, &format!("{name}.jsonl"), cap);
+    let out = dir.join(format!("{name}.json"));
+    let o = figeval(&[
+        "score",
+        "--responses",
+        &cap,
+        "--dataset",
+        ds,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    out.to_str().unwrap().to_string()
+}
+
 fn reports(dir: &Path, before: [u32; 3], after: [u32; 3]) -> (String, String) {
     let ds = write(dir, "d.json", DATASET);
-    let mut paths = Vec::new();
-    for (name, pages) in [("before", before), ("after", after)] {
-        let cap = write(dir, &format!("{name}.jsonl"), &capture(pages));
-        let out = dir.join(format!("{name}.json"));
-        let o = figeval(&[
-            "score",
-            "--responses",
-            &cap,
-            "--dataset",
-            &ds,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        paths.push(out.to_str().unwrap().to_string());
-    }
-    (paths[0].clone(), paths[1].clone())
+    (
+        score_to(dir, "before", &ds, &capture(before)),
+        score_to(dir, "after", &ds, &capture(after)),
+    )
 }
 
 #[test]
@@ -788,5 +792,229 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
         !stderr(&gated).contains(&format!("{better}: prose")),
         "{}",
         stderr(&gated)
+    );
+}
+
+/// Before and after reports of one locate item per entry: `before_hits[i]` and `after_hits[i]`
+/// say whether item i's page is in the top 3 (each match a figure chunk).
+fn hit_reports(dir: &Path, before_hits: &[bool], after_hits: &[bool]) -> (String, String) {
+    let items: Vec<Value> = (0..before_hits.len())
+        .map(|i| {
+            json!({"question": format!("Where is figure {i}?"), "expected_pages": [i + 2],
+                   "figure_ref": format!("Figure {i}"), "kind": "locate", "tags": ["figure"]})
+        })
+        .collect();
+    let ds = write(
+        dir,
+        "many.json",
+        &json!({"corpus_id": "c", "items": items}).to_string(),
+    );
+    let cap = |hits: &[bool]| -> String {
+        hits.iter()
+            .enumerate()
+            .map(|(i, &hit)| {
+                let q = format!("Where is figure {i}?");
+                let page = if hit { i as u32 + 2 } else { 1 };
+                json!({"question": q, "response": body(&q, page, "figure")}).to_string() + "\n"
+            })
+            .collect()
+    };
+    (
+        score_to(dir, "before-many", &ds, &cap(before_hits)),
+        score_to(dir, "after-many", &ds, &cap(after_hits)),
+    )
+}
+
+/// `n` hits, the first `misses` of them turned to misses.
+fn hits_but(n: usize, misses: usize) -> Vec<bool> {
+    (0..n).map(|i| i >= misses).collect()
+}
+
+#[test]
+fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_it_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 1));
+    let plain = figeval(&["compare", &b, &a, "--fail-on-regression", "overall"]);
+    assert_eq!(code(&plain), 1, "--fail-on-regression keeps its meaning");
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-significant-regression",
+        "overall:page_hit_at_3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let t = stdout(&o);
+    assert!(
+        t.contains(
+            "Significance gate: exact two-sided McNemar test on the paired items, p Holm-adjusted \
+             across the 1 gated test(s)"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "  overall · page_hit_at_3: -0.0303 (delta 95% CI -0.15 to +0.08; lost 1, gained 0), \
+             p 1.0000, Holm 1.0000: within noise\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("held: no significant drop; 1 drop(s) within noise"),
+        "{t}"
+    );
+    assert!(!stderr(&o).contains("tripped"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_significance_gate_trips_on_a_significant_drop_holm_adjusted_across_the_gated_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    // 10 of 33 lost, none gained: p = 2/1024 for each of the three page metrics;
+    // figure_chunk_at_3 falls the same way (every match is a figure chunk): Holm × 4.
+    let (b, a) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 10));
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-significant-regression",
+        "locate",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "figeval: significant regression gate tripped: locate · page_hit_at_3 (-0.3030, \
+             exact McNemar p 0.0020, Holm 0.0078)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let js: Value = serde_json::from_str(&stdout(&figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--format",
+        "json",
+        "--fail-on-significant-regression",
+        "locate",
+    ])))
+    .unwrap();
+    let gate = &js["significance_gate"];
+    assert_eq!(
+        gate["test"],
+        "exact two-sided McNemar test on the paired items"
+    );
+    assert_eq!(gate["tripped"], true);
+    assert_eq!(gate["checks"].as_array().unwrap().len(), 4);
+    assert_eq!(gate["checks"][0]["finding"], "significant_drop");
+    assert!(gate["checks"][0]["delta_ci"].is_array());
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--fail-on-significant-regression",
+        "prose",
+    ]);
+    assert_eq!(code(&o), 2, "a scope neither report has");
+    assert!(
+        stderr(&o).contains("--fail-on-significant-regression names prose that neither report has"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn where_the_interval_excludes_zero_but_mcnemar_does_not_reach_005_one_line_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // 5 of 5 gained: Newcombe's interval excludes 0, the exact McNemar p is 0.0625.
+    let (b, a) = hit_reports(dir.path(), &hits_but(5, 5), &hits_but(5, 0));
+    let t = stdout(&figeval(&["compare", &b, &a]));
+    let line = "  note: page_hit_at_3: the delta's 95% CI +0.39 to +1.00 excludes 0 but the exact \
+                McNemar p is 0.0625 (not below 0.05); the significance gate follows the McNemar \
+                test\n";
+    assert!(t.contains(line), "{t}");
+    let js: Value =
+        serde_json::from_str(&stdout(&figeval(&["compare", &b, &a, "--format", "json"]))).unwrap();
+    assert_eq!(
+        js["scopes"][0]["metrics"][0]["disagreement"],
+        "interval_excludes_zero"
+    );
+}
+
+#[test]
+fn summary_file_appends_the_markdown_comparison_whatever_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 1));
+    let summary = dir.path().join("step-summary.md");
+    std::fs::write(&summary, "# earlier step\n").unwrap();
+    let s = summary.to_str().unwrap();
+    for format in ["json", "text"] {
+        let o = figeval(&[
+            "compare",
+            &b,
+            &a,
+            "--format",
+            format,
+            "--summary-file",
+            s,
+            "--fail-on-significant-regression",
+            "overall",
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        md.starts_with("# earlier step\n## figeval compare: "),
+        "{md}"
+    );
+    assert_eq!(md.matches("## figeval compare: ").count(), 2, "{md}");
+    assert_eq!(md.matches("### Significance gate").count(), 2, "{md}");
+    assert!(
+        md.contains("| overall · page\\_hit\\_at\\_3 | -0.0303 | -0.15 to +0.08 | 1 | 0 | 1.0000 | 1.0000 | within noise |"),
+        "{md}"
+    );
+    let o = figeval(&[
+        "compare",
+        &b,
+        &a,
+        "--summary-file",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 4, "a folder cannot be appended to");
+    assert!(
+        stderr(&o).contains("cannot append the summary to"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, noisy) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 1));
+    let broken_dir = dir.path().join("b");
+    std::fs::create_dir(&broken_dir).unwrap();
+    let (_, broken) = hit_reports(&broken_dir, &hits_but(33, 0), &hits_but(33, 12));
+    let o = figeval(&[
+        "compare",
+        &base,
+        &noisy,
+        &broken,
+        "--fail-on-significant-regression",
+        "overall:page_hit_at_3",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "significant regression gate tripped: {broken}: overall · page_hit_at_3"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&format!("{noisy}: overall")), "{err}");
+    let t = stdout(&o);
+    assert!(t.contains("across the 2 gated test(s)"), "{t}");
+    assert!(
+        t.contains(&format!("{noisy}: overall · page_hit_at_3: -0.0303")),
+        "{t}"
     );
 }

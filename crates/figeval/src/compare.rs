@@ -27,6 +27,35 @@ pub const READING_GUIDE: [&str; 4] = [
     "If figure_chunk_at_3 is flat while page_hit_at_3 rose, the prose around the figure did the work.",
 ];
 
+/// The level below which an exact McNemar p calls a change significant (the reading guide's
+/// "too small to tell" line and the significance gate, contract §7.2).
+pub const ALPHA: f64 = 0.05;
+
+/// How a change's 95% interval (Newcombe's) and its exact McNemar test disagree. The two are
+/// different methods and can: the interval of 5 of 5 items flipping excludes 0 while the test's
+/// p is 0.0625. The significance gate follows the test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Disagreement {
+    /// The interval excludes 0, but p is not below [`ALPHA`].
+    IntervalExcludesZero,
+    /// p is below [`ALPHA`], but the interval includes 0.
+    TestSignificant,
+}
+
+impl Disagreement {
+    /// Whether the interval `delta_ci` and the p-value `p` disagree; `None` when they agree or
+    /// there is no interval.
+    pub fn of(delta_ci: Option<Interval>, p: f64) -> Option<Disagreement> {
+        let excludes_zero = !delta_ci?.contains(0.0);
+        match (excludes_zero, p < ALPHA) {
+            (true, false) => Some(Disagreement::IntervalExcludesZero),
+            (false, true) => Some(Disagreement::TestSignificant),
+            _ => None,
+        }
+    }
+}
+
 /// One metric of one scope, before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricDelta {
@@ -57,6 +86,8 @@ pub struct MetricDelta {
     pub p_value: f64,
     /// Whether the after rate is below the before rate.
     pub regressed: bool,
+    /// Whether `delta_ci` and `p_value` disagree on whether the change is told from chance.
+    pub disagreement: Option<Disagreement>,
 }
 
 /// `page_mrr` of one scope, before and after.
@@ -399,6 +430,8 @@ fn scope(
         }
         table.gained = gained.len() as u64;
         table.lost = lost.len() as u64;
+        let delta_ci = newcombe_paired(table).map(Interval::rounded);
+        let p_value = mcnemar_p(table.gained, table.lost);
         MetricDelta {
             metric: m,
             before: before.rate(m),
@@ -406,13 +439,14 @@ fn scope(
             after: after.rate(m),
             after_ci: after.ci(m),
             delta: round4(after.rate(m) - before.rate(m)),
-            delta_ci: newcombe_paired(table).map(Interval::rounded),
+            delta_ci,
             before_hits: before.hits(m),
             after_hits: after.hits(m),
-            p_value: mcnemar_p(gained.len() as u64, lost.len() as u64),
+            p_value,
             gained,
             lost,
             regressed: after.rate(m) < before.rate(m),
+            disagreement: Disagreement::of(delta_ci, p_value),
         }
     });
     let page = &metrics[Metric::PageHitAt3];

@@ -27,6 +27,8 @@
 //! - [`report`]: the report object (contract §5.2).
 //! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`gate`]: the significance gate: drops the exact McNemar test calls significant, Holm
+//!   across the tests watched (contract §7.2).
 //! - [`decimal`]: the decimal text of doubles, exact, without the standard library's float
 //!   formatting and parsing (which the browser bundle would carry).
 //! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
@@ -51,6 +53,7 @@ pub mod dataset;
 pub mod decimal;
 pub mod describe;
 pub mod editor;
+pub mod gate;
 pub mod ground;
 pub mod live;
 pub mod matrix;

@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::compare::{Comparison, ScopeComparison};
+use crate::compare::{Comparison, Disagreement, MetricDelta, ScopeComparison, ALPHA};
 use crate::decimal;
+use crate::gate::{Finding, GateCheck, SignificanceGate};
 use crate::ground::{Ground, ItemGround, Verdict};
 use crate::matrix::{Cell, Matrix};
 use crate::report::{Report, Scope};
@@ -95,6 +96,38 @@ pub fn delta_interval(ci: Option<Interval>) -> String {
     )
 }
 
+/// The one line saying that a change's interval and its test disagree, and which one the
+/// significance gate follows: `the delta's 95% CI +0.01 to +0.31 excludes 0 but the exact
+/// McNemar p is 0.0625 (not below 0.05); the significance gate follows the McNemar test`.
+/// `which_p` names the p (`the exact McNemar p`, `the Holm-adjusted McNemar p`).
+pub fn disagreement(d: Disagreement, delta_ci: Option<Interval>, p: f64, which_p: &str) -> String {
+    let ci = delta_interval(delta_ci);
+    let alpha = decimal::shortest(ALPHA);
+    let p = p_value(p);
+    match d {
+        Disagreement::IntervalExcludesZero => format!(
+            "the delta's 95% CI {ci} excludes 0 but {which_p} is {p} (not below {alpha}); the \
+             significance gate follows the McNemar test"
+        ),
+        Disagreement::TestSignificant => format!(
+            "{which_p} is {p} (below {alpha}) but the delta's 95% CI {ci} includes 0; the \
+             significance gate follows the McNemar test"
+        ),
+    }
+}
+
+/// A metric row's disagreement line with its metric, `page_hit_at_3: the delta's 95% CI …`;
+/// `None` when the interval and the test agree.
+fn metric_disagreement(m: &MetricDelta) -> Option<String> {
+    m.disagreement.map(|d| {
+        format!(
+            "{}: {}",
+            m.metric,
+            disagreement(d, m.delta_ci, m.p_value, "the exact McNemar p")
+        )
+    })
+}
+
 /// A per-group summary table of a report, as plain text.
 pub fn report_text(report: &Report, label: &str) -> String {
     let mut out = String::new();
@@ -169,6 +202,9 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
         );
         if let Some(note) = &s.note {
             let _ = writeln!(out, "  note: {note}");
+        }
+        for line in s.metrics.values().filter_map(metric_disagreement) {
+            let _ = writeln!(out, "  note: {line}");
         }
     }
     if let Some(overall) = c.scope(Scope::Overall) {
@@ -301,6 +337,9 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
         if let Some(note) = &s.note {
             let _ = writeln!(out, "\n*{}*", markdown_escape(note));
         }
+        for line in s.metrics.values().filter_map(metric_disagreement) {
+            let _ = writeln!(out, "\n*{}*", markdown_escape(&line));
+        }
         out.push('\n');
     }
     if let Some(overall) = c.scope(Scope::Overall) {
@@ -337,6 +376,124 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
     for line in &c.too_small_to_tell {
         let _ = writeln!(out, "  - {}", markdown_escape(line));
     }
+    out
+}
+
+/// A gated test's finding in words: `SIGNIFICANT DROP`, `within noise`, `no drop`.
+pub fn finding(f: Finding) -> &'static str {
+    match f {
+        Finding::SignificantDrop => "SIGNIFICANT DROP",
+        Finding::WithinNoise => "within noise",
+        Finding::NoDrop => "no drop",
+    }
+}
+
+/// What the significance gate follows, in one sentence every rendering starts with.
+pub fn gate_method(g: &SignificanceGate) -> String {
+    format!(
+        "{}, p Holm-adjusted across the {} gated test(s) ({}); a drop trips the gate when the \
+         adjusted p is below {}",
+        g.test,
+        g.checks.len(),
+        g.adjustment,
+        decimal::shortest(g.alpha)
+    )
+}
+
+/// A gated drop's figures, as the text line and the Markdown row show them: name, delta,
+/// delta 95% CI, lost, gained, p, Holm p, finding.
+fn gate_check_cells(c: &GateCheck) -> [String; 8] {
+    [
+        c.name(),
+        signed(c.delta),
+        delta_interval(c.delta_ci),
+        c.lost.to_string(),
+        c.gained.to_string(),
+        p_value(c.p_value),
+        p_value(c.p_holm),
+        finding(c.finding).to_string(),
+    ]
+}
+
+/// A gated drop as one line: `overall · page_hit_at_3: -0.1818 (delta 95% CI -0.33 to -0.07;
+/// lost 6, gained 0), p 0.0312, Holm 0.1250: within noise`.
+fn gate_check_line(c: &GateCheck) -> String {
+    let [name, delta, ci, lost, gained, p, holm, finding] = gate_check_cells(c);
+    format!(
+        "{name}: {delta} (delta 95% CI {ci}; lost {lost}, gained {gained}), p {p}, Holm {holm}: \
+         {finding}"
+    )
+}
+
+/// A gated drop's disagreement line, worded with the Holm-adjusted p the gate follows.
+fn gate_disagreement(c: &GateCheck) -> Option<String> {
+    c.disagreement
+        .map(|d| disagreement(d, c.delta_ci, c.p_holm, "the Holm-adjusted McNemar p"))
+}
+
+/// The gate's verdict in one line.
+fn gate_verdict(g: &SignificanceGate) -> String {
+    let sig = g.significant().count();
+    let noise = g.drops().count() - sig;
+    if g.tripped {
+        format!("TRIPPED: {sig} significant drop(s); {noise} drop(s) within noise")
+    } else {
+        format!("held: no significant drop; {noise} drop(s) within noise")
+    }
+}
+
+/// The significance gate as plain text: the test, every drop with its interval and finding
+/// (a disagreement of interval and test on its own line), and the verdict.
+pub fn gate_text(g: &SignificanceGate) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\nSignificance gate: {}", gate_method(g));
+    for c in g.drops() {
+        let _ = writeln!(out, "  {}", gate_check_line(c));
+        if let Some(line) = gate_disagreement(c) {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    let flat = g.checks.len() - g.drops().count();
+    if flat > 0 {
+        let _ = writeln!(out, "  {flat} gated test(s) did not fall");
+    }
+    let _ = writeln!(out, "  {}", gate_verdict(g));
+    out
+}
+
+/// The significance gate as Markdown, for a CI job summary.
+pub fn gate_markdown(g: &SignificanceGate) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n### Significance gate\n");
+    let _ = writeln!(out, "{}\n", markdown_escape(&gate_method(g)));
+    if g.drops().next().is_some() {
+        let _ = writeln!(
+            out,
+            "| gated | delta | delta 95% CI | lost | gained | p | Holm p | finding |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|");
+        for c in g.drops() {
+            let mut cells = gate_check_cells(c);
+            cells[0] = markdown_escape(&cells[0]);
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out.push('\n');
+        for c in g.drops() {
+            if let Some(line) = gate_disagreement(c) {
+                let _ = writeln!(
+                    out,
+                    "*{}: {}*\n",
+                    markdown_escape(&c.name()),
+                    markdown_escape(&line)
+                );
+            }
+        }
+    }
+    let flat = g.checks.len() - g.drops().count();
+    if flat > 0 {
+        let _ = writeln!(out, "{flat} gated test(s) did not fall.\n");
+    }
+    let _ = writeln!(out, "**{}**", markdown_escape(&gate_verdict(g)));
     out
 }
 
@@ -566,11 +723,31 @@ pub fn matrix_text(m: &Matrix) -> String {
         }
     }
     let _ = writeln!(out, "\n{}", matrix_p_note(m));
+    for line in matrix_disagreements(m) {
+        let _ = writeln!(out, "note: {line}");
+    }
     let _ = writeln!(out, "{TOO_SMALL_TO_TELL}:");
     for line in &m.too_small_to_tell {
         let _ = writeln!(out, "  - {line}");
     }
     out
+}
+
+/// Where a run's interval and its test disagree: `b.json: prose · page_hit_at_3: the delta's
+/// 95% CI …`, in run order (the raw p, as each comparison states it).
+pub fn matrix_disagreements(m: &Matrix) -> Vec<String> {
+    m.rows[1..]
+        .iter()
+        .zip(&m.comparisons)
+        .flat_map(|(row, c)| {
+            c.scopes.iter().flat_map(move |s| {
+                s.metrics
+                    .values()
+                    .filter_map(metric_disagreement)
+                    .map(move |line| format!("{}: {} · {line}", row.label, s.scope))
+            })
+        })
+        .collect()
 }
 
 /// What a matrix's p-values are, as the text matrix and the page say it.
@@ -631,6 +808,9 @@ pub fn matrix_markdown(m: &Matrix) -> String {
         "\n*p: exact McNemar of each run against the base; Holm: adjusted across the {} run(s).*",
         m.rows.len() - 1
     );
+    for line in matrix_disagreements(m) {
+        let _ = writeln!(out, "\n*{}*", markdown_escape(&line));
+    }
     let _ = writeln!(out, "\n- {TOO_SMALL_TO_TELL}:");
     for line in &m.too_small_to_tell {
         let _ = writeln!(out, "  - {}", markdown_escape(line));
@@ -743,6 +923,37 @@ mod tests {
         assert_eq!(signed(0.1515), "+0.1515");
         assert_eq!(signed(0.0), "0.0000");
         assert_eq!(signed(-0.05), "-0.0500");
+    }
+
+    #[test]
+    fn an_interval_and_a_test_that_disagree_are_said_to_in_one_line_naming_what_the_gate_follows() {
+        let demo = Some(Interval {
+            lo: 0.0118,
+            hi: 0.3094,
+        });
+        let line = disagreement(
+            Disagreement::IntervalExcludesZero,
+            demo,
+            0.0625,
+            "the exact McNemar p",
+        );
+        assert_eq!(
+            line,
+            "the delta's 95% CI +0.01 to +0.31 excludes 0 but the exact McNemar p is 0.0625 (not \
+             below 0.05); the significance gate follows the McNemar test"
+        );
+        assert!(!line.contains('\n'));
+        let line = disagreement(
+            Disagreement::TestSignificant,
+            Some(Interval { lo: -0.2, hi: 0.01 }),
+            0.04,
+            "the Holm-adjusted McNemar p",
+        );
+        assert_eq!(
+            line,
+            "the Holm-adjusted McNemar p is 0.0400 (below 0.05) but the delta's 95% CI -0.20 to \
+             +0.01 includes 0; the significance gate follows the McNemar test"
+        );
     }
 
     #[test]
