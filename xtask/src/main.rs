@@ -11,6 +11,9 @@
 //!   (contract §11), which `test` runs first.
 //! - `cargo xtask ranx`: only the check of `figeval export` against ranx (PyPI, in a venv under
 //!   the target folder), which `test` runs after the cargo tests; needs `target/debug/figeval`.
+//! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
+//!   and of the Octave manual's page cache (both under the target folder), which `test` does
+//!   before the cargo tests; prints the two variables that `tests/connectors.rs` reads.
 //! - `cargo xtask bundle`: only the main bundle's budget (issue 10: the `.wasm` and `.js` of
 //!   `dist/`, gzip -9, at most 280,000 bytes), which `test` checks after its `trunk build`;
 //!   needs a `dist/` from `trunk build --release --offline`.
@@ -23,9 +26,11 @@ mod demo;
 mod paths;
 mod ranx;
 mod serve;
+mod servers;
 mod setup;
 mod sh;
 mod test;
+mod venv;
 
 fn main() -> ExitCode {
     // Ctrl-C or SIGTERM stops every child (refsearch, builds, runs) before the task exits.
@@ -39,11 +44,12 @@ fn main() -> ExitCode {
         Some("test") => test::run(),
         Some("paths") => paths::check_repository(),
         Some("ranx") => ranx::check(),
+        Some("servers") => servers::print_env(),
         Some("bundle") => test::bundle_within_budget(&sh::root().join("dist")),
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test|paths|ranx|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test|paths|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use figeval::stats::Xoshiro256StarStar;
 
 use crate::sh::{self, cmd, exec};
+use crate::venv::{self, path};
 
 /// The ranx release the check installs.
 pub const RANX: &str = "ranx==0.3.21";
@@ -58,20 +59,7 @@ pub fn check() -> Result<(), String> {
 
 /// The venv's python, with ranx importable.
 fn venv() -> Result<PathBuf, String> {
-    let venv = sh::target_dir().join("ranx-venv");
-    let python = venv.join("bin").join("python");
-    if sh::answers(path(&python), &["-c", "import ranx"]).is_none() {
-        exec(cmd("python3", &["-m", "venv", path(&venv)]))?;
-        exec(cmd(
-            path(&python),
-            &["-m", "pip", "install", "--quiet", RANX],
-        ))?;
-    }
-    Ok(python)
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
+    venv::python("ranx-venv", &venv::Packages::Pinned(&[RANX]))
 }
 
 fn write(p: &Path, text: &str) -> Result<(), String> {

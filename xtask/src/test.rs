@@ -1,5 +1,6 @@
 //! `cargo xtask test`: every check and every test, with one closing count.
 
+use crate::servers::Servers;
 use crate::sh::{self, cmd, exec, run_lines};
 use crate::{paths, ranx, setup};
 
@@ -93,8 +94,11 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
     ))?;
     // Builds every binary first: the end-to-end tests start figeval and refsearch.
     exec(cmd("cargo", &["build", "--workspace", "--bins"]))?;
+    // The connector tests run the real LangServe and Hayhooks servers from this venv.
+    let servers = Servers::prepare()?;
     let mut test = cmd("cargo", &["test", "--workspace", "--no-fail-fast"]);
     test.env("RUST_BACKTRACE", "1");
+    servers.apply(&mut test);
     let cargo_result = run_lines(test, |l| tally.read(l));
     // figeval export against an independent implementation (ranx, from PyPI).
     let ranx_result = ranx::check();
