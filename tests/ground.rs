@@ -88,7 +88,9 @@ fn the_bundled_octave_dataset_is_all_ok_against_the_manual() {
     assert_eq!(o.status.code(), Some(0), "{text}\n{}", stderr(&o));
     assert!(text.contains("No findings"), "{text}");
     assert!(
-        text.contains("ok 33, moved 0, mention_only 0, absent 0, beyond_end 0, not_checked 0"),
+        text.contains(
+            "ok 33, moved 0, mention_only 0, absent 0, beyond_end 0, not_checked 0, unreadable 0"
+        ),
         "{text}"
     );
 }
@@ -187,7 +189,7 @@ fn planted_errors_get_their_verdicts_and_write_fixed_repairs_them() {
     assert_eq!(v["warnings"][0]["pages"], json!([690]));
     assert_eq!(
         v["counts"],
-        json!({"ok": 3, "moved": 6, "mention_only": 1, "absent": 1, "beyond_end": 1, "not_checked": 1})
+        json!({"ok": 3, "moved": 6, "mention_only": 1, "absent": 1, "beyond_end": 1, "not_checked": 1, "unreadable": 0})
     );
     assert!(
         err.contains("wrote") && err.contains("7 item(s) changed"),

@@ -128,7 +128,7 @@ test('the in-page extraction finds the CLI\'s captions on the same pages, and th
   assert.equal(rows.length, bundled.items.length, 'one row per item');
   assert.deepEqual(rows.map((r) => r.verdict), bundled.items.map(() => 'ok'), 'every item ok');
   assert.deepEqual(rows.map((r) => r.question), bundled.items.map((i) => i.question));
-  assert.match(await page.textContent('[data-testid=ground-counts]'), /^ok 33 · moved 0 · mention_only 0 · absent 0 · beyond_end 0 · not_checked 0$/);
+  assert.match(await page.textContent('[data-testid=ground-counts]'), /^ok 33 · moved 0 · mention_only 0 · absent 0 · beyond_end 0 · not_checked 0 · unreadable 0$/);
   await noAxeViolation(page, 'the ground panel, all ok');
 
   // Planted errors: the same verdicts, found pages, offset and warnings as the CLI's.

@@ -1,31 +1,122 @@
 //! `figeval ground` (does each expected page carry its figure?) and `figeval captions` (the
-//! caption index of a PDF). The page text comes from the shared `pagetext` crate; every
-//! verdict comes from the core.
+//! caption index of a PDF). The page text comes from the shared `pagetext` crate, through OCR
+//! where a page is a scan; every verdict comes from the core.
 
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
+use clap::{Args, ValueEnum};
+use figeval::ground::PageSource;
 use figeval::{render, Ground};
+use pagetext::{Document, OcrMode, Source};
 
 use crate::fail::{Failure, Outcome};
 use crate::files;
 use crate::Format;
 
-/// The text of every page of `pdf`, or a bad-input failure that says what is wrong with it.
-fn pages(pdf: &Path) -> Result<Vec<String>, Failure> {
-    pagetext::extract_pages(pdf).map_err(|e| Failure::Input(e.to_string()))
+/// How `ground` and `captions` read the PDF's pages (contract §13.4).
+#[derive(Args, Debug, Clone)]
+pub struct ReadArgs {
+    /// When to read a page through OCR (tesseract): `auto`, a page whose text layer is nearly
+    /// empty and that carries an image; `always`, every page with text or an image; `never`.
+    #[arg(long, value_enum, default_value_t = OcrArg::Auto)]
+    ocr: OcrArg,
+    /// How long one page's OCR may take, in seconds; a page over it is unreadable.
+    #[arg(long, value_name = "SECONDS", default_value_t = pagetext::DEFAULT_PAGE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    ocr_timeout: u64,
+    /// Read every page again instead of using the OCR cache ($XDG_CACHE_HOME/figeval/ocr).
+    #[arg(long)]
+    no_cache: bool,
+}
+
+/// `--ocr`'s values.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum OcrArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ReadArgs {
+    fn options(&self) -> pagetext::Options {
+        let defaults = pagetext::Options::default();
+        pagetext::Options {
+            ocr: match self.ocr {
+                OcrArg::Auto => OcrMode::Auto,
+                OcrArg::Always => OcrMode::Always,
+                OcrArg::Never => OcrMode::Never,
+            },
+            page_timeout: Duration::from_secs(self.ocr_timeout),
+            cache_dir: if self.no_cache {
+                None
+            } else {
+                defaults.cache_dir.clone()
+            },
+            ..defaults
+        }
+    }
+}
+
+/// Every page of `pdf` as `read` says, or a bad-input failure that says what is wrong with it.
+/// Why each unreadable page could not be read, and a cache that could not be written, go to
+/// stderr.
+fn pages(pdf: &Path, read: &ReadArgs) -> Result<Document, Failure> {
+    let doc =
+        pagetext::read_pages(pdf, &read.options()).map_err(|e| Failure::Input(e.to_string()))?;
+    let mut err = std::io::stderr().lock();
+    const LISTED: usize = 10;
+    let unreadable = doc.unreadable();
+    for (page, why) in unreadable.iter().take(LISTED) {
+        let _ = writeln!(
+            err,
+            "figeval: {}: page {page} unreadable: {why}",
+            pdf.display()
+        );
+    }
+    if unreadable.len() > LISTED {
+        let _ = writeln!(
+            err,
+            "figeval: {}: {} more unreadable page(s)",
+            pdf.display(),
+            unreadable.len() - LISTED
+        );
+    }
+    if let Some(warning) = &doc.cache_warning {
+        let _ = writeln!(err, "figeval: {warning}");
+    }
+    Ok(doc)
+}
+
+/// Where each page's text came from, as the core names it.
+fn sources(doc: &Document) -> Vec<PageSource> {
+    doc.pages
+        .iter()
+        .map(|p| match p.source {
+            Source::Layer => PageSource::Layer,
+            Source::Ocr { .. } => PageSource::Ocr,
+            Source::Unreadable(_) => PageSource::Unreadable,
+        })
+        .collect()
 }
 
 /// Checks `dataset` against `pdf`, prints the findings, and with `fixed` writes the corrected
 /// dataset there. Exit 0 when every checked item is `ok`, 1 on any finding.
-pub fn run(dataset: &Path, pdf: &Path, format: Format, fixed: Option<&Path>) -> Outcome {
+pub fn run(
+    dataset: &Path,
+    pdf: &Path,
+    format: Format,
+    fixed: Option<&Path>,
+    read: &ReadArgs,
+) -> Outcome {
     let d = files::read_dataset(dataset)?;
     if let Some(out) = fixed {
         refuse_in_place(dataset, out)?;
     }
-    let pages = pages(pdf)?;
-    let g = figeval::ground(&d, &pages);
+    let doc = pages(pdf, read)?;
+    let g = figeval::ground::ground_read(&d, &doc.texts(), &sources(&doc));
     let (dl, pl) = (dataset.display().to_string(), pdf.display().to_string());
     let text = match format {
         Format::Text => render::ground_text(&g, &dl, &pl),
@@ -92,25 +183,61 @@ fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failu
     Ok(())
 }
 
-/// Prints every caption of `pdf`: label, page and text; as JSON with `json`.
-pub fn captions(pdf: &Path, json: bool) -> Outcome {
-    let pages = pages(pdf)?;
-    let captions = figeval::find_captions(&pages);
+/// Prints every caption of `pdf`: label, page and text (and, off an OCR'd page, `ocr` and
+/// tesseract's confidence); as JSON with `json`.
+pub fn captions(pdf: &Path, json: bool, read: &ReadArgs) -> Outcome {
+    let doc = pages(pdf, read)?;
+    let captions = figeval::find_captions(&doc.texts());
+    let pdf_pages = u32::try_from(doc.pages.len()).unwrap_or(u32::MAX);
+    let ocr_pages = u32::try_from(doc.ocr_pages()).unwrap_or(u32::MAX);
+    let unreadable: Vec<figeval::Page> = doc
+        .unreadable()
+        .iter()
+        .filter_map(|(n, _)| figeval::Page::new(i64::from(*n)))
+        .collect();
+    let ocr_confidence = |page: u32| match doc.pages.get(page as usize - 1).map(|p| &p.source) {
+        Some(Source::Ocr { confidence, .. }) => Some(*confidence),
+        _ => None,
+    };
     let text = match json {
         true => {
-            let v = serde_json::json!({"pdf_pages": pages.len(), "captions": captions});
+            let listed: Vec<serde_json::Value> = captions
+                .iter()
+                .map(|c| {
+                    let mut v = serde_json::to_value(c).expect("a caption always serializes");
+                    let confidence = ocr_confidence(c.page);
+                    v["source"] = if confidence.is_some() { "ocr" } else { "layer" }.into();
+                    if let Some(confidence) = confidence {
+                        v["confidence"] = ((f64::from(confidence) * 10.0).round() / 10.0).into();
+                    }
+                    v
+                })
+                .collect();
+            let v = serde_json::json!({
+                "pdf_pages": pdf_pages,
+                "ocr_pages": ocr_pages,
+                "unreadable_pages": unreadable,
+                "captions": listed,
+            });
             serde_json::to_string_pretty(&v).expect("a value always serializes") + "\n"
         }
         false => {
             let mut out = format!(
                 "figeval captions: {} ({} pages): {} caption(s)\n",
                 pdf.display(),
-                pages.len(),
+                pdf_pages,
                 captions.len()
             );
+            if let Some(note) = render::pages_read(pdf_pages, ocr_pages, &unreadable) {
+                out.push_str(&note);
+                out.push('\n');
+            }
             for c in &captions {
+                let read_by = ocr_confidence(c.page)
+                    .map(|conf| format!(" (OCR, confidence {conf:.0})"))
+                    .unwrap_or_default();
                 out.push_str(&format!(
-                    "  p.{:<5} {:<12} {}\n",
+                    "  p.{:<5} {:<12} {}{read_by}\n",
                     c.page,
                     c.label,
                     c.text.escape_debug()

@@ -129,6 +129,8 @@ enum Command {
         /// Also write the corrected dataset to this new file (never the dataset itself).
         #[arg(long)]
         write_fixed: Option<PathBuf>,
+        #[command(flatten)]
+        read: ground_cmd::ReadArgs,
     },
     /// List every figure and table caption of a PDF: label, page and text.
     Captions {
@@ -138,6 +140,8 @@ enum Command {
         /// Output format (`text` or `json`).
         #[arg(long, value_enum, default_value_t = CaptionsFormat::Text)]
         format: CaptionsFormat,
+        #[command(flatten)]
+        read: ground_cmd::ReadArgs,
     },
 }
 
@@ -264,9 +268,10 @@ fn main() -> ExitCode {
             pdf,
             format,
             write_fixed,
-        } => ground_cmd::run(&dataset, &pdf, format, write_fixed.as_deref()),
-        Command::Captions { pdf, format } => {
-            ground_cmd::captions(&pdf, matches!(format, CaptionsFormat::Json))
+            read,
+        } => ground_cmd::run(&dataset, &pdf, format, write_fixed.as_deref(), &read),
+        Command::Captions { pdf, format, read } => {
+            ground_cmd::captions(&pdf, matches!(format, CaptionsFormat::Json), &read)
         }
     };
     match result {

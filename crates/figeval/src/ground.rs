@@ -11,6 +11,10 @@
 //!   leaders) never count;
 //! - any other item is `not_checked`.
 //!
+//! Each page's text comes with where it came from ([`PageSource`], [`ground_read`]): an item
+//! whose expected page could not be read is `unreadable`, never `absent` or `moved`, since its
+//! caption may well be printed there.
+//!
 //! Over the whole dataset it detects a page offset (two or more `moved` items off by the same
 //! number of pages, as when printed page numbers were written for physical ones) and warns
 //! when locate and content items share a page. [`Ground::fix`] writes the corrections.
@@ -38,17 +42,21 @@ pub enum Verdict {
     BeyondEnd,
     /// `figure_ref` names neither a figure or table label nor a section.
     NotChecked,
+    /// An expected page could not be read (a scanned page with OCR off, or OCR failed or timed
+    /// out on it), and no other expected page carries the caption (heading).
+    Unreadable,
 }
 
 impl Verdict {
     /// Every verdict, in report order.
-    pub const ALL: [Verdict; 6] = [
+    pub const ALL: [Verdict; 7] = [
         Verdict::Ok,
         Verdict::Moved,
         Verdict::MentionOnly,
         Verdict::Absent,
         Verdict::BeyondEnd,
         Verdict::NotChecked,
+        Verdict::Unreadable,
     ];
 
     /// The name used in JSON and on screen: `ok`, `mention_only`, ...
@@ -60,6 +68,7 @@ impl Verdict {
             Verdict::Absent => "absent",
             Verdict::BeyondEnd => "beyond_end",
             Verdict::NotChecked => "not_checked",
+            Verdict::Unreadable => "unreadable",
         }
     }
 
@@ -86,6 +95,9 @@ pub struct ItemGround {
     pub found_pages: Vec<Page>,
     /// Pages that mention the label (or the title) without a caption (heading), ascending.
     pub mention_pages: Vec<Page>,
+    /// Expected pages whose text could not be read, ascending.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable_pages: Vec<Page>,
 }
 
 impl ItemGround {
@@ -94,8 +106,9 @@ impl ItemGround {
         Label::parse(&self.figure_ref).is_none()
     }
 
-    /// What the finding means and what to do about it, as a sentence (empty for `ok`).
-    pub fn advice(&self, pdf_pages: u32) -> String {
+    /// What the finding means and what to do about it, as a sentence (empty for `ok`);
+    /// `unread` is how many pages of the whole document could not be read.
+    pub fn advice(&self, pdf_pages: u32, unread: usize) -> String {
         let what = if self.is_section() {
             "heading"
         } else {
@@ -121,8 +134,17 @@ impl ItemGround {
                 "no {what} of {} anywhere, only mentions (on {mentioned}): check figure_ref against the document's own {what}s, or whether the figure is drawn without a {what} line",
                 self.figure_ref
             ),
+            Verdict::Absent if unread > 0 => format!(
+                "{} appears nowhere in the pages that could be read, but {unread} page(s) could not be: read them (OCR: --ocr auto, a longer --ocr-timeout), then check again",
+                self.figure_ref
+            ),
             Verdict::Absent => format!(
                 "{} appears nowhere in the document: check figure_ref, and that this is the PDF the dataset was written for",
+                self.figure_ref
+            ),
+            Verdict::Unreadable => format!(
+                "expected {} could not be read (a scanned page without a text layer, with OCR off, failed or timed out), so whether the {what} of {} is there cannot be told: read it through OCR (--ocr auto, the default; a longer --ocr-timeout), or check the page by eye",
+                page_list(&self.unreadable_pages),
                 self.figure_ref
             ),
             Verdict::BeyondEnd => {
@@ -235,6 +257,8 @@ pub struct Counts {
     pub beyond_end: usize,
     /// `not_checked` items.
     pub not_checked: usize,
+    /// `unreadable` items.
+    pub unreadable: usize,
 }
 
 impl Counts {
@@ -256,6 +280,7 @@ impl Counts {
             Verdict::Absent => &mut self.absent,
             Verdict::BeyondEnd => &mut self.beyond_end,
             Verdict::NotChecked => &mut self.not_checked,
+            Verdict::Unreadable => &mut self.unreadable,
         }
     }
 }
@@ -265,6 +290,10 @@ impl Counts {
 pub struct Ground {
     /// How many pages the document has.
     pub pdf_pages: u32,
+    /// How many pages were read through OCR.
+    pub ocr_pages: u32,
+    /// The pages whose text could not be read, ascending.
+    pub unreadable_pages: Vec<Page>,
     /// One entry per dataset item, in dataset order.
     pub items: Vec<ItemGround>,
     /// The page offset shared by several `moved` items, when there is one.
@@ -276,6 +305,12 @@ pub struct Ground {
 }
 
 impl Ground {
+    /// What `item`'s finding means and what to do about it ([`ItemGround::advice`] with this
+    /// document's page count and unreadable pages).
+    pub fn advice(&self, item: &ItemGround) -> String {
+        item.advice(self.pdf_pages, self.unreadable_pages.len())
+    }
+
     /// Whether every checked item is `ok` (`not_checked` items do not count).
     pub fn all_ok(&self) -> bool {
         self.items.iter().all(|i| !i.verdict.is_finding())
@@ -385,10 +420,45 @@ pub struct Fixed {
     pub changes: Vec<Change>,
 }
 
+/// Where a page's text came from, as the shell that read it says (contract §13).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageSource {
+    /// The PDF's text layer.
+    #[default]
+    Layer,
+    /// Optical character recognition.
+    Ocr,
+    /// Nothing could be read off the page (no text layer and OCR off, or OCR failed or timed
+    /// out); its text is empty.
+    Unreadable,
+}
+
 /// Checks every item of `dataset` against the text of its document's pages (index 0 holding
-/// page 1).
+/// page 1), every page read from its text layer.
 pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
+    ground_read(dataset, pages, &[])
+}
+
+/// [`ground`] with where each page's text came from: `sources[i]` for page `i + 1`, a page
+/// past the end of `sources` read from its text layer. An item whose expected page is
+/// [`PageSource::Unreadable`] and whose caption is on no other expected page is
+/// [`Verdict::Unreadable`].
+pub fn ground_read<S: AsRef<str>>(
+    dataset: &Dataset,
+    pages: &[S],
+    sources: &[PageSource],
+) -> Ground {
     let pdf_pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
+    let source_of = |page: Page| {
+        let index = usize::try_from(page.get() - 1).unwrap_or(usize::MAX);
+        sources.get(index).copied().unwrap_or_default()
+    };
+    let ocr_pages = sources.iter().filter(|s| **s == PageSource::Ocr).count();
+    let unreadable_pages: Vec<Page> = (0..pages.len().min(sources.len()))
+        .filter(|&i| sources[i] == PageSource::Unreadable)
+        .filter_map(|i| Page::new(i as i64 + 1))
+        .collect();
     let labels = label_pages(pages);
     let mut sections = None;
     let mut counts = Counts::default();
@@ -405,7 +475,21 @@ pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
                 None
             }
             .unzip();
-            let verdict = verdict(item, pdf_pages, found.as_deref(), mentions.as_deref());
+            let unreadable: Vec<Page> = item
+                .expected_pages
+                .iter()
+                .copied()
+                .filter(|&p| p.get() <= pdf_pages && source_of(p) == PageSource::Unreadable)
+                .collect();
+            let mut verdict = verdict(item, pdf_pages, found.as_deref(), mentions.as_deref());
+            if !unreadable.is_empty()
+                && matches!(
+                    verdict,
+                    Verdict::Moved | Verdict::MentionOnly | Verdict::Absent
+                )
+            {
+                verdict = Verdict::Unreadable;
+            }
             counts.add(verdict);
             ItemGround {
                 question: item.question.clone(),
@@ -415,6 +499,7 @@ pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
                 verdict,
                 found_pages: to_pages(found.unwrap_or_default()),
                 mention_pages: to_pages(mentions.unwrap_or_default()),
+                unreadable_pages: unreadable,
             }
         })
         .collect();
@@ -422,6 +507,8 @@ pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
     let warnings = shared_pages(&dataset.items).into_iter().collect();
     Ground {
         pdf_pages,
+        ocr_pages: u32::try_from(ocr_pages).unwrap_or(u32::MAX),
+        unreadable_pages,
         items,
         offset,
         warnings,
@@ -1011,13 +1098,15 @@ mod tests {
             v,
             json!({
                 "pdf_pages": 7,
+                "ocr_pages": 0,
+                "unreadable_pages": [],
                 "items": [{"question": "a?", "figure_ref": "Figure 1.1", "group": "locate",
                            "expected_pages": [3], "verdict": "moved", "found_pages": [4],
                            "mention_pages": [3]}],
                 "offset": null,
                 "warnings": [],
                 "counts": {"ok": 0, "moved": 1, "mention_only": 0, "absent": 0,
-                           "beyond_end": 0, "not_checked": 0}
+                           "beyond_end": 0, "not_checked": 0, "unreadable": 0}
             })
         );
     }
@@ -1089,5 +1178,55 @@ mod tests {
         assert_eq!(parse("Sections"), None);
         assert_eq!(parse("Section"), None);
         assert_eq!(parse("Increment Operators"), None);
+    }
+    #[test]
+    fn an_item_whose_expected_page_could_not_be_read_is_unreadable_never_absent() {
+        let pages = ["Cover", "", "See Figure 2.1 for the plot.", ""];
+        let sources = [
+            PageSource::Layer,
+            PageSource::Unreadable,
+            PageSource::Layer,
+            PageSource::Ocr,
+        ];
+        let d = dataset(json!([
+            item("a", &[2], "Figure 1.1", "locate"),
+            item("b", &[2], "Figure 2.1", "locate"),
+            item("c", &[4], "Figure 3.1", "locate"),
+        ]));
+        let g = ground_read(&d, &pages, &sources);
+        let got: Vec<Verdict> = g.items.iter().map(|i| i.verdict).collect();
+        assert_eq!(
+            got,
+            [Verdict::Unreadable, Verdict::Unreadable, Verdict::Absent]
+        );
+        assert_eq!(g.items[0].unreadable_pages, [Page::new(2).unwrap()]);
+        assert_eq!((g.ocr_pages, g.unreadable_pages.len()), (1, 1));
+        assert_eq!(g.counts.unreadable, 2);
+        let advice = g.advice(&g.items[0]);
+        assert!(
+            advice.contains("expected p.2 could not be read"),
+            "{advice}"
+        );
+        assert!(advice.contains("--ocr auto"), "{advice}");
+        // Absent elsewhere: the advice says some pages could not be read.
+        let absent = g.advice(&g.items[2]);
+        assert!(absent.contains("1 page(s) could not be"), "{absent}");
+    }
+
+    #[test]
+    fn a_caption_on_a_readable_expected_page_is_ok_beside_an_unreadable_one() {
+        let pages = ["", "Figure 1.1: A plot."];
+        let sources = [PageSource::Unreadable, PageSource::Ocr];
+        let d = dataset(json!([item("a", &[1, 2], "Figure 1.1", "locate")]));
+        let g = ground_read(&d, &pages, &sources);
+        assert_eq!(g.items[0].verdict, Verdict::Ok);
+    }
+
+    #[test]
+    fn ground_without_sources_reads_every_page_from_its_layer() {
+        let d = dataset(json!([item("a", &[1], "Figure 1.1", "locate")]));
+        let g = ground(&d, &[""]);
+        assert_eq!(g.items[0].verdict, Verdict::Absent);
+        assert_eq!((g.ocr_pages, g.unreadable_pages.len()), (0, 0));
     }
 }

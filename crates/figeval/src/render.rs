@@ -520,6 +520,29 @@ fn pages_text(pages: &[crate::Page]) -> String {
     }
 }
 
+/// How the pages were read, when any went through OCR or could not be read: `46 of 46 pages
+/// read by OCR`, then `; 2 pages could not be read (pp. 3, 4)`; `None` for a document read
+/// from its text layer alone. `figeval ground` and `figeval captions` print it.
+pub fn pages_read(pdf_pages: u32, ocr_pages: u32, unreadable: &[crate::Page]) -> Option<String> {
+    if ocr_pages == 0 && unreadable.is_empty() {
+        return None;
+    }
+    let mut note = format!("{ocr_pages} of {pdf_pages} pages read by OCR");
+    if !unreadable.is_empty() {
+        const LISTED: usize = 20;
+        let mut list = pages_text(&unreadable[..unreadable.len().min(LISTED)]);
+        if unreadable.len() > LISTED {
+            list.push_str(&format!(" and {} more", unreadable.len() - LISTED));
+        }
+        let _ = write!(
+            note,
+            "; {} page(s) could not be read ({list})",
+            unreadable.len()
+        );
+    }
+    Some(note)
+}
+
 const NO_FINDINGS: &str = "No findings: every checked item's page carries its caption or heading.";
 
 /// The items with a finding, with their 0-based index.
@@ -540,6 +563,9 @@ pub fn ground_text(g: &Ground, dataset: &str, pdf: &str) -> String {
         "figeval ground: {dataset} against {pdf} ({} pages)",
         g.pdf_pages
     );
+    if let Some(note) = pages_read(g.pdf_pages, g.ocr_pages, &g.unreadable_pages) {
+        let _ = writeln!(out, "{note}");
+    }
     let findings = ground_findings(g);
     if findings.is_empty() {
         let _ = writeln!(out, "\n{NO_FINDINGS}");
@@ -561,7 +587,7 @@ pub fn ground_text(g: &Ground, dataset: &str, pdf: &str) -> String {
                 pages_text(&it.expected_pages),
                 pages_text(&it.found_pages),
                 pages_text(&it.mention_pages),
-                it.advice(g.pdf_pages)
+                g.advice(it)
             );
         }
     }
@@ -610,6 +636,9 @@ pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
         markdown_escape(pdf),
         g.pdf_pages
     );
+    if let Some(note) = pages_read(g.pdf_pages, g.ocr_pages, &g.unreadable_pages) {
+        let _ = writeln!(out, "{note}\n");
+    }
     let _ = writeln!(out, "{}\n", ground_counts(g));
     let row = |out: &mut String, i: usize, it: &ItemGround, advice: String| {
         let _ = writeln!(
@@ -631,7 +660,7 @@ pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
     } else {
         let _ = writeln!(out, "### Findings\n\n{header}");
         for (i, it) in &findings {
-            row(&mut out, *i, it, it.advice(g.pdf_pages));
+            row(&mut out, *i, it, g.advice(it));
         }
         out.push('\n');
     }
@@ -649,7 +678,7 @@ pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
     }
     let _ = writeln!(out, "### All items\n\n{header}");
     for (i, it) in g.items.iter().enumerate() {
-        row(&mut out, i, it, it.advice(g.pdf_pages));
+        row(&mut out, i, it, g.advice(it));
     }
     out
 }
@@ -858,8 +887,9 @@ mod tests {
             text.contains("-> the caption of Figure 1.1 <i> is on p.2"),
             "{text}"
         );
-        assert!(text
-            .ends_with("ok 1, moved 1, mention_only 0, absent 0, beyond_end 0, not_checked 0\n"));
+        assert!(text.ends_with(
+            "ok 1, moved 1, mention_only 0, absent 0, beyond_end 0, not_checked 0, unreadable 0\n"
+        ));
         let md = ground_markdown(&g, "d.json", "x.pdf");
         assert!(md.find("### Findings").unwrap() < md.find("### All items").unwrap());
         assert!(!md.contains("<i>") && md.contains("&lt;i&gt;"), "{md}");

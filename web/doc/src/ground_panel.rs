@@ -14,13 +14,13 @@ fn badge(v: Verdict) -> &'static str {
         Verdict::Ok => "hit",
         Verdict::NotChecked => "neutral",
         Verdict::MentionOnly => "warn",
-        Verdict::Moved | Verdict::Absent | Verdict::BeyondEnd => "miss",
+        Verdict::Moved | Verdict::Absent | Verdict::BeyondEnd | Verdict::Unreadable => "miss",
     }
 }
 
-fn row(number: usize, item: &ItemGround, pdf_pages: u32) -> Html {
+fn row(number: usize, item: &ItemGround, g: &Ground) -> Html {
     let v = item.verdict;
-    let advice = item.advice(pdf_pages);
+    let advice = g.advice(item);
     html! {
         <li class="ground-row" data-testid="ground-row" data-verdict={v.name()} data-item={number.to_string()}>
             <div class="row wrap">
@@ -48,7 +48,7 @@ fn findings(g: &Ground) -> Html {
     let rows = numbered()
         .filter(|(_, i)| i.verdict.is_finding())
         .chain(numbered().filter(|(_, i)| !i.verdict.is_finding()))
-        .map(|(n, item)| row(n, item, g.pdf_pages));
+        .map(|(n, item)| row(n, item, g));
     html! {
         <>
             <p data-testid="ground-counts">{ counts }</p>
