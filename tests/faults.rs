@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use figeval_e2e::{body_citing, figeval, report, stderr, write, FaultyServer, Reply};
+use figeval_e2e::{body_citing, expect, report, write, FaultyServer, Reply};
 use serde_json::Value;
 
 const DATASET: &str = r#"{"corpus_id": "c", "items": [
@@ -13,7 +13,7 @@ const DATASET: &str = r#"{"corpus_id": "c", "items": [
   {"question": "Which figure shows the third thing?", "expected_pages": [3], "figure_ref": "Figure 1.3", "kind": "content", "tags": ["figure"]}
 ]}"#;
 
-fn run(server: &FaultyServer, dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+fn run(server: &FaultyServer, dir: &std::path::Path, extra: &[&str]) -> testkit::Outcome {
     let ds = write(dir, "d.json", DATASET);
     let out = dir.join("report.json");
     let mut args = vec![
@@ -29,17 +29,16 @@ fn run(server: &FaultyServer, dir: &std::path::Path, extra: &[&str]) -> std::pro
         args.extend(["--concurrency", "1"]);
     }
     args.extend_from_slice(extra);
-    figeval(&args)
+    expect(&args)
 }
 
-fn assert_loud_failure(o: &std::process::Output, dir: &std::path::Path, needles: &[&str]) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(o.stdout.is_empty(), "no report on stdout");
+fn assert_loud_failure(o: &testkit::Outcome, dir: &std::path::Path, needles: &[&str]) {
+    o.exit(3)
+        .stdout_is_empty()
+        .stderr_has("no report was written");
     assert!(!dir.join("report.json").exists(), "no report file");
-    assert!(err.contains("no report was written"), "{err}");
     for n in needles {
-        assert!(err.contains(n), "missing {n:?} in\n{err}");
+        o.stderr_has(n);
     }
 }
 
@@ -66,7 +65,7 @@ fn a_500_names_the_question_the_status_and_the_body_start() {
             "index exploded",
         ],
     );
-    let err = stderr(&o);
+    let err = o.stderr();
     assert!(
         !err.contains(&"x".repeat(501)),
         "the body is quoted to 500 characters"
@@ -144,8 +143,8 @@ fn a_single_503_is_absorbed_by_a_retry_and_counted() {
     });
     let dir = tempfile::tempdir().unwrap();
     let o = run(&server, dir.path(), &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let r = report(&String::from_utf8_lossy(&o.stdout));
+    o.exit(0);
+    let r = report(&o.stdout());
     assert_eq!(r["run"]["retries"], 1);
     assert_eq!(r["n"], 3);
     assert_eq!(
@@ -203,10 +202,10 @@ fn a_resume_after_a_failure_asks_only_for_the_missing_items() {
     // The deployment is back on the same address: a resume asks only for item 3.
     let healthy = FaultyServer::start_at(addr, |_, q| Reply::Status(200, body_citing(q, 3)));
     let o = run(&healthy, dir.path(), &["--capture", cap, "--resume"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    o.exit(0);
     assert_eq!(healthy.asked(), ["Which figure shows the third thing?"]);
-    assert!(stderr(&o).contains("(from capture)"), "{}", stderr(&o));
-    let live = report(&String::from_utf8_lossy(&o.stdout));
+    o.stderr_has("(from capture)");
+    let live = report(&o.stdout());
     assert_eq!(live["n"], 3);
     assert_eq!(
         live["page_hit_at_3_hits"], 2,
@@ -215,8 +214,8 @@ fn a_resume_after_a_failure_asks_only_for_the_missing_items() {
 
     // The completed capture scores offline to the same report, apart from `run`.
     let o = score(dir.path(), cap);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let offline = report(&String::from_utf8_lossy(&o.stdout));
+    o.exit(0);
+    let offline = report(&o.stdout());
     assert_eq!(settled(offline), settled(live));
     assert_eq!(
         std::fs::read_to_string(&capture).unwrap().lines().count(),
@@ -243,10 +242,10 @@ fn a_live_report_and_the_score_of_its_capture_state_the_same_settings() {
         dir.path(),
         &[&["--capture", cap][..], &settings].concat(),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let live = report(&String::from_utf8_lossy(&o.stdout));
+    o.exit(0);
+    let live = report(&o.stdout());
     let ds = dir.path().join("d.json");
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         cap,
@@ -255,8 +254,8 @@ fn a_live_report_and_the_score_of_its_capture_state_the_same_settings() {
         "--max-precise-span",
         "4",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let offline = report(&String::from_utf8_lossy(&o.stdout));
+    o.exit(0);
+    let offline = report(&o.stdout());
     let header = |r: &Value| {
         [
             "corpus_id",
@@ -286,14 +285,13 @@ fn a_resume_with_other_search_settings_is_refused() {
     let cap = capture.to_str().unwrap();
     let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
     let o = run(&server, dir.path(), &["--capture", cap]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    o.exit(0);
     let o = run(
         &server,
         dir.path(),
         &["--capture", cap, "--resume", "--top-k", "8"],
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("cannot resume"), "{}", stderr(&o));
+    o.exit(2).stderr_has("cannot resume");
 }
 
 #[test]
@@ -301,8 +299,8 @@ fn progress_lines_name_position_outcome_group_pages_and_question() {
     let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 1)));
     let dir = tempfile::tempdir().unwrap();
     let o = run(&server, dir.path(), &["--concurrency", "3"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let err = stderr(&o);
+    o.exit(0);
+    let err = o.stderr();
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 3, "{err}");
     assert!(
@@ -311,7 +309,7 @@ fn progress_lines_name_position_outcome_group_pages_and_question() {
         "{err}"
     );
     assert!(lines[2].starts_with("[3/3] miss content p.3"), "{err}");
-    let r: Value = report(&String::from_utf8_lossy(&o.stdout));
+    let r: Value = report(&o.stdout());
     let order: Vec<&str> = r["per_item"]
         .as_array()
         .unwrap()
@@ -331,9 +329,9 @@ fn settled(mut r: Value) -> Value {
 }
 
 /// `figeval score` of a capture in `dir` against the dataset there.
-fn score(dir: &std::path::Path, capture: &str) -> std::process::Output {
+fn score(dir: &std::path::Path, capture: &str) -> testkit::Outcome {
     let ds = dir.join("d.json");
-    figeval(&[
+    expect(&[
         "score",
         "--responses",
         capture,
@@ -348,8 +346,8 @@ fn clean_capture(dir: &std::path::Path) -> (FaultyServer, String, Value, Vec<Str
     let capture = dir.join("run.capture.jsonl").to_str().unwrap().to_string();
     let server = FaultyServer::start(|_, q| Reply::Status(200, body_citing(q, 2)));
     let o = run(&server, dir, &["--capture", &capture]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let clean = settled(report(&String::from_utf8_lossy(&o.stdout)));
+    o.exit(0);
+    let clean = settled(report(&o.stdout()));
     let lines = std::fs::read_to_string(&capture)
         .unwrap()
         .lines()
@@ -368,12 +366,9 @@ fn a_resume_drops_a_cut_off_last_line_and_asks_for_its_item_again() {
     std::fs::write(&cap, &cut).unwrap();
     let asked_before = server.asked().len();
     let o = run(&server, dir.path(), &["--capture", &cap, "--resume"]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(
-        err.contains("line 2 is cut off") && err.contains("this run asks for it again"),
-        "{err}"
-    );
+    o.exit(0)
+        .stderr_has("line 2 is cut off")
+        .stderr_has("this run asks for it again");
     assert_eq!(
         server.asked()[asked_before..],
         [
@@ -382,15 +377,15 @@ fn a_resume_drops_a_cut_off_last_line_and_asks_for_its_item_again() {
         ],
         "the cut-off item and the missing one are asked again, nothing else"
     );
-    assert_eq!(settled(report(&String::from_utf8_lossy(&o.stdout))), clean);
+    assert_eq!(settled(report(&o.stdout())), clean);
 
     // The capture was cut back to its whole lines before the rest was appended: it is clean.
     let completed = std::fs::read_to_string(&cap).unwrap();
     assert_eq!(completed.lines().count(), 3, "{completed}");
     assert!(completed.starts_with(&format!("{}\n", lines[0])));
     let o = score(dir.path(), &cap);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(settled(report(&String::from_utf8_lossy(&o.stdout))), clean);
+    o.exit(0);
+    assert_eq!(settled(report(&o.stdout())), clean);
 }
 
 #[test]
@@ -401,12 +396,9 @@ fn a_resume_refuses_a_broken_line_that_is_not_the_last() {
     std::fs::write(&cap, format!("{}\n{half}\n{}\n", lines[0], lines[2])).unwrap();
     let asked_before = server.asked().len();
     let o = run(&server, dir.path(), &["--capture", &cap, "--resume"]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("cannot resume from") && err.contains("line 2, column"),
-        "{err}"
-    );
+    o.exit(2)
+        .stderr_has("cannot resume from")
+        .stderr_has("line 2, column");
     assert_eq!(server.asked().len(), asked_before, "nothing was asked");
 }
 
@@ -417,11 +409,10 @@ fn score_notes_a_cut_off_last_line_and_lists_its_item_as_missing() {
     let cut = &lines[2][..lines[2].len() - 40];
     std::fs::write(&cap, format!("{}\n{}\n{cut}", lines[0], lines[1])).unwrap();
     let o = score(dir.path(), &cap);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("line 3 is cut off"), "{err}");
-    assert!(err.contains("1 item(s) with no response"), "{err}");
-    assert!(err.contains("Which figure shows the third thing?"), "{err}");
+    o.exit(2)
+        .stderr_has("line 3 is cut off")
+        .stderr_has("1 item(s) with no response")
+        .stderr_has("Which figure shows the third thing?");
 }
 
 #[test]
@@ -430,11 +421,11 @@ fn a_capture_that_cannot_be_written_is_exit_4() {
     let dir = tempfile::tempdir().unwrap();
     // Every write to /dev/full fails with "no space left on device".
     let o = run(&server, dir.path(), &["--capture", "/dev/full"]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(4), "{err}");
-    assert!(err.contains("cannot write the capture /dev/full"), "{err}");
-    assert!(err.contains("0 of 3 answers are in the capture"), "{err}");
-    assert!(o.stdout.is_empty() && !dir.path().join("report.json").exists());
+    o.exit(4)
+        .stdout_is_empty()
+        .stderr_has("cannot write the capture /dev/full")
+        .stderr_has("0 of 3 answers are in the capture");
+    assert!(!dir.path().join("report.json").exists());
 }
 
 #[test]
@@ -455,9 +446,5 @@ fn a_capture_write_failure_does_not_hide_the_deployment_failure_before_it() {
         &["--capture", "/dev/full", "--concurrency", "2"],
     );
     assert_loud_failure(&o, dir.path(), &["item 2", "HTTP 500"]);
-    assert!(
-        stderr(&o).contains("also: cannot write the capture /dev/full"),
-        "{}",
-        stderr(&o)
-    );
+    o.stderr_has("also: cannot write the capture /dev/full");
 }

@@ -1,18 +1,112 @@
 //! `figeval ground` and `figeval captions` on the real Octave manual: the native extraction
 //! finds the 29 figure captions on their pages, the bundled dataset is all `ok`, planted errors
 //! get their verdicts and `--write-fixed` repairs them; bad PDFs exit 2 with a clear message.
+//!
+//! The manual's 1158 pages are extracted once per run (about 4 s of CPU each time), not once per
+//! `figeval` started: [`manual_pages`] reads them in this process, and every `figeval` run on the
+//! manual finds first on its `PATH` a `pdftotext` that prints those pages (checked against the
+//! real one by `the_cached_pdftotext_prints_what_pdftotext_prints`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
-use figeval_e2e::{figeval, octave_pdf, repo_root, stderr, OCTAVE_DATASET, OCTAVE_NOTES};
+use figeval_e2e::{bin, expect, octave_pdf, repo_root, OCTAVE_DATASET, OCTAVE_NOTES};
 use serde_json::{json, Value};
 
-fn stdout_json(o: &std::process::Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+/// The manual's page texts, extracted once per run of these tests.
+fn manual_pages() -> &'static [String] {
+    static PAGES: OnceLock<Vec<String>> = OnceLock::new();
+    PAGES.get_or_init(|| {
+        pagetext::extract_pages(Path::new(octave_pdf()))
+            .unwrap_or_else(|e| panic!("cannot extract the manual's text: {e}"))
+    })
+}
+
+/// A folder under the target folder whose `pdftotext` prints pages of the manual from
+/// [`manual_pages`] (each ended by a form feed, as poppler prints them) when asked exactly as
+/// `pagetext` asks, and hands any other call to the real `pdftotext`.
+fn cached_pdftotext() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let real = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .map(|d| d.join("pdftotext"))
+            .find(|p| p.is_file())
+            .expect("pdftotext is on PATH (apt-get install poppler-utils)");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ground-manual-pdftotext");
+        std::fs::create_dir_all(&dir).unwrap();
+        let pages = dir.join("pages.txt");
+        let text: String = manual_pages().iter().map(|p| format!("{p}\u{c}")).collect();
+        write_atomically(&pages, &text, false);
+        let script = format!(
+            "#!/bin/sh\n\
+             # pagetext's call: pdftotext -layout -enc UTF-8 -f FIRST -l LAST PDF -\n\
+             if [ $# -eq 9 ] && [ \"$1\" = -layout ] && [ \"$2 $3 $4 $6 $9\" = '-enc UTF-8 -f -l -' ] \\\n\
+                && [ \"$8\" = '{manual}' ]; then\n\
+               exec awk -v RS='\\f' -v ORS='\\f' -v a=\"$5\" -v b=\"$7\" \\\n\
+                 'NR >= a + 0 && NR <= b + 0' '{pages}'\n\
+             fi\n\
+             exec '{real}' \"$@\"\n",
+            manual = octave_pdf(),
+            pages = pages.display(),
+            real = real.display(),
+        );
+        write_atomically(&dir.join("pdftotext"), &script, true);
+        dir
+    })
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so that a second run of
+/// these tests beside this one never reads half a file.
+fn write_atomically(path: &Path, text: &str, executable: bool) {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, text).unwrap();
+    if executable {
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// `figeval` with `args` that name the manual: its page texts come from [`manual_pages`].
+fn on_manual(args: &[&str]) -> testkit::Outcome {
+    let path = std::env::join_paths(std::iter::once(cached_pdftotext().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    testkit::expect(
+        Command::new(bin("figeval"))
+            .args(args)
+            .env("PATH", path)
+            .current_dir(repo_root()),
+    )
+}
+
+#[test]
+fn the_cached_pdftotext_prints_what_pdftotext_prints() {
+    let range = |program: &Path| {
+        let o = Command::new(program)
+            .args(["-layout", "-enc", "UTF-8", "-f", "330", "-l", "340"])
+            .args([octave_pdf(), "-"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let cached = range(&cached_pdftotext().join("pdftotext"));
+    assert_eq!(cached.iter().filter(|&&b| b == b'\x0c').count(), 11);
+    assert!(
+        cached == range(Path::new("pdftotext")),
+        "pages 330-340 differ"
+    );
+}
+
+fn stdout_json(o: &testkit::Outcome) -> Value {
+    serde_json::from_slice(&o.output.stdout).unwrap_or_else(|e| {
         panic!(
             "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            stderr(o)
+            o.stdout(),
+            o.stderr()
         )
     })
 }
@@ -28,14 +122,14 @@ fn ground_json(dataset: &Path, extra: &[&str]) -> (Option<i32>, Value, String) {
         "json",
     ];
     args.extend_from_slice(extra);
-    let o = figeval(&args);
-    (o.status.code(), stdout_json(&o), stderr(&o))
+    let o = on_manual(&args);
+    (o.code(), stdout_json(&o), o.stderr())
 }
 
 #[test]
 fn native_extraction_finds_the_29_figure_captions_on_their_pages() {
-    let o = figeval(&["captions", "--pdf", octave_pdf(), "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = on_manual(&["captions", "--pdf", octave_pdf(), "--format", "json"]);
+    o.exit(0);
     let v = stdout_json(&o);
     assert_eq!(v["pdf_pages"], 1158);
     let mut figures: Vec<(String, u64)> = v["captions"]
@@ -83,15 +177,9 @@ fn native_extraction_finds_the_29_figure_captions_on_their_pages() {
 
 #[test]
 fn the_bundled_octave_dataset_is_all_ok_against_the_manual() {
-    let o = figeval(&["ground", "--dataset", OCTAVE_DATASET, "--pdf", octave_pdf()]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{text}\n{}", stderr(&o));
-    assert!(text.contains("No findings"), "{text}");
-    assert!(
-        text.contains(
-            "ok 33, moved 0, mention_only 0, absent 0, beyond_end 0, not_checked 0, unreadable 0"
-        ),
-        "{text}"
+    let o = on_manual(&["ground", "--dataset", OCTAVE_DATASET, "--pdf", octave_pdf()]);
+    o.exit(0).stdout_has("No findings").stdout_has(
+        "ok 33, moved 0, mention_only 0, absent 0, beyond_end 0, not_checked 0, unreadable 0",
     );
 }
 
@@ -160,23 +248,23 @@ fn planted_errors_get_their_verdicts_and_write_fixed_repairs_them() {
         &["--write-fixed", fixed_path.to_str().unwrap()],
     );
     assert_eq!(code, Some(1), "{err}");
-    let expect = |v: &str, found: &[u64]| (v.to_string(), found.to_vec());
+    let verdict = |v: &str, found: &[u64]| (v.to_string(), found.to_vec());
     assert_eq!(
         verdicts(&v),
         [
-            expect("moved", &[854]),      // off by one
-            expect("moved", &[332]),      // printed page 316
-            expect("moved", &[684]),      // printed page 668
-            expect("moved", &[825]),      // printed page 809
-            expect("moved", &[337]),      // the mention on the page before the caption
-            expect("absent", &[]),        // no such label
-            expect("beyond_end", &[857]), // past the last page
-            expect("moved", &[218]),      // a prose title on the wrong page
-            expect("mention_only", &[]),  // `print figure 1`, never captioned
-            expect("not_checked", &[]),   // names no label or section
-            expect("ok", &[833]),
-            expect("ok", &[690]),
-            expect("ok", &[690]),
+            verdict("moved", &[854]),      // off by one
+            verdict("moved", &[332]),      // printed page 316
+            verdict("moved", &[684]),      // printed page 668
+            verdict("moved", &[825]),      // printed page 809
+            verdict("moved", &[337]),      // the mention on the page before the caption
+            verdict("absent", &[]),        // no such label
+            verdict("beyond_end", &[857]), // past the last page
+            verdict("moved", &[218]),      // a prose title on the wrong page
+            verdict("mention_only", &[]),  // `print figure 1`, never captioned
+            verdict("not_checked", &[]),   // names no label or section
+            verdict("ok", &[833]),
+            verdict("ok", &[690]),
+            verdict("ok", &[690]),
         ]
     );
     assert_eq!(v["items"][4]["mention_pages"], json!([336]));
@@ -231,19 +319,14 @@ fn planted_errors_get_their_verdicts_and_write_fixed_repairs_them() {
     items.retain(|i| !["Figure 99.1", "Figure 1"].contains(&i["figure_ref"].as_str().unwrap()));
     let repaired_path = dir.path().join("repaired.json");
     std::fs::write(&repaired_path, repaired.to_string()).unwrap();
-    let o = figeval(&[
+    let o = on_manual(&[
         "ground",
         "--dataset",
         repaired_path.to_str().unwrap(),
         "--pdf",
         octave_pdf(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    o.exit(0);
 }
 
 #[test]
@@ -251,7 +334,7 @@ fn text_and_markdown_put_the_findings_first_with_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("planted.json");
     std::fs::write(&path, planted().to_string()).unwrap();
-    let o = figeval(&[
+    let o = on_manual(&[
         "ground",
         "--dataset",
         path.to_str().unwrap(),
@@ -260,8 +343,8 @@ fn text_and_markdown_put_the_findings_first_with_what_to_do() {
         "--format",
         "markdown",
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    let md = String::from_utf8_lossy(&o.stdout);
+    o.exit(1);
+    let md = o.stdout();
     let findings = md.find("### Findings").expect(&md);
     assert!(findings < md.find("### All items").unwrap(), "{md}");
     assert!(md.contains("**Offset +16 pages (3 items):**"), "{md}");
@@ -288,14 +371,8 @@ fn bad_pdfs_exit_2_with_a_message_naming_the_problem() {
             if command == "ground" {
                 args.extend(["--dataset", OCTAVE_DATASET]);
             }
-            let o = figeval(&args);
-            assert_eq!(o.status.code(), Some(2), "{command} {pdf:?}");
-            assert!(
-                stderr(&o).contains(message),
-                "{command} {pdf:?}: {}",
-                stderr(&o)
-            );
-            assert!(o.stdout.is_empty(), "no partial output for {pdf:?}");
+            // No partial output.
+            expect(&args).exit(2).stderr_has(message).stdout_is_empty();
         }
     }
 }
@@ -309,7 +386,7 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink(&path, &link).unwrap();
     for out in [&path, &link] {
-        let o = figeval(&[
+        let o = on_manual(&[
             "ground",
             "--dataset",
             path.to_str().unwrap(),
@@ -318,12 +395,7 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
             "--write-fixed",
             out.to_str().unwrap(),
         ]);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(
-            stderr(&o).contains("never rewrites a dataset in place"),
-            "{}",
-            stderr(&o)
-        );
+        o.exit(2).stderr_has("never rewrites a dataset in place");
     }
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
@@ -335,8 +407,8 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
 fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {
     use figeval::editor::{Code, Draft, DraftItem};
     use figeval::Kind;
-    let pages = pagetext::extract_pages(Path::new(octave_pdf())).unwrap();
-    let captions = figeval::find_captions(&pages);
+    let pages = manual_pages();
+    let captions = figeval::find_captions(pages);
     let by_label = |label: &str| captions.iter().find(|c| c.label == label).unwrap();
     let mut draft = Draft::new("octave-manual");
     for (label, question) in [
@@ -371,8 +443,8 @@ fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("draft.json");
     std::fs::write(&path, draft.export().unwrap()).unwrap();
-    let o = figeval(&["validate", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = expect(&["validate", path.to_str().unwrap()]);
+    o.exit(0);
     let (code, v, err) = ground_json(&path, &[]);
     assert_eq!(code, Some(0), "{v}\n{err}");
     assert_eq!(v["counts"]["ok"], 4, "{v}");

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use figeval_e2e::{bin, figeval, repo_root, report, stderr, Refsearch, OCTAVE_DATASET};
+use figeval_e2e::{bin, expect, repo_root, report, Refsearch, OCTAVE_DATASET};
 use serde_json::Value;
 
 /// The flags of a `figeval run` of the Octave eval against `server` into `capture`.
@@ -27,14 +27,11 @@ fn eval(server: &Refsearch, dir: &Path, name: &str) -> Value {
     let capture = dir.join(format!("{name}.capture.jsonl"));
     let mut args = run_args(server, capture.to_str().unwrap(), "4");
     args.extend(["--out", out.to_str().unwrap()]);
-    let o = figeval(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let items = report(&String::from_utf8_lossy(&o.stdout))["per_item"]
-        .as_array()
-        .unwrap()
-        .len();
+    let o = expect(&args);
+    o.exit(0);
+    let items = report(&o.stdout())["per_item"].as_array().unwrap().len();
     assert_eq!(
-        stderr(&o).lines().filter(|l| l.starts_with('[')).count(),
+        o.stderr().lines().filter(|l| l.starts_with('[')).count(),
         items,
         "one progress line per item"
     );
@@ -106,15 +103,15 @@ fn figures_off_returns_no_figure_chunk_and_figures_on_finds_figure_pages() {
     );
 
     // Before/after: the gain and its p-value.
-    let o = figeval(&[
+    let o = expect(&[
         "compare",
         dir.path().join("off.json").to_str().unwrap(),
         dir.path().join("on.json").to_str().unwrap(),
         "--format",
         "json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    o.exit(0);
+    let c: Value = serde_json::from_slice(&o.output.stdout).unwrap();
     let overall = &c["scopes"][0];
     let figure = overall["metrics"]
         .as_array()
@@ -141,15 +138,15 @@ fn a_live_report_equals_scoring_its_own_capture_apart_from_run() {
     let dir = tempfile::tempdir().unwrap();
     let server = Refsearch::start(&[]);
     let mut live = eval(&server, dir.path(), "live");
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--dataset",
         OCTAVE_DATASET,
         "--responses",
         dir.path().join("live.capture.jsonl").to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let mut offline = report(&String::from_utf8_lossy(&o.stdout));
+    o.exit(0);
+    let mut offline = report(&o.stdout());
     assert_eq!(offline["run"]["source"], "live.capture.jsonl");
     assert_eq!(live["run"]["source"], "live");
     live.as_object_mut().unwrap().remove("run");
@@ -215,9 +212,9 @@ fn a_run_killed_while_answers_stream_in_resumes_to_the_report_of_a_clean_run() {
     );
 
     let out = dir.path().join("resumed.json");
-    let o = figeval(&[&args[..], &["--resume", "--out", out.to_str().unwrap()]].concat());
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    let o = expect(&[&args[..], &["--resume", "--out", out.to_str().unwrap()]].concat());
+    let err = o.stderr();
+    o.exit(0);
     assert_eq!(
         err.lines()
             .filter(|l| l.ends_with("(from capture)"))

@@ -15,7 +15,7 @@ import {
   axeViolations, countByRule,
 } from './support.mjs';
 
-const skip = missing({ figeval: true }) || (!existsSync(OCTAVE_PDF) && `no Octave manual at ${OCTAVE_PDF}`) || false;
+const skip = missing({ figeval: true, manual: true }) || false;
 const h = appHarness(skip);
 let dir;
 after(() => dir?.remove());

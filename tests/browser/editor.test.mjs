@@ -6,13 +6,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   missing, appHarness, openApp, scratch, figeval, axeViolations, countByRule, OCTAVE_PDF,
 } from './support.mjs';
 
-const skip = missing({ figeval: true }) || (!existsSync(OCTAVE_PDF) && `no Octave manual at ${OCTAVE_PDF}`) || false;
+const skip = missing({ figeval: true, manual: true }) || false;
 const h = appHarness(skip);
 
 const LOCATE = [

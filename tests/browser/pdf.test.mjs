@@ -14,7 +14,7 @@ import {
   axeViolations, countByRule,
 } from './support.mjs';
 
-const skip = missing() || (!existsSync(OCTAVE_PDF) && `no Octave manual at ${OCTAVE_PDF}`)
+const skip = missing({ manual: true })
   || (!existsSync('/usr/bin/pdftoppm') && 'no pdftoppm (poppler-utils) for the reference renders') || false;
 const GRID = [12, 16]; // the signature of a page: mean darkness on a 12 × 16 grid
 let site, files, dir, browser;

@@ -6,7 +6,8 @@
 //   FIGEVAL_BIN    the figeval CLI binary            (tests that need it are skipped without it)
 //   REFSEARCH_BIN  the refsearch binary              (tests that need it are skipped without it)
 //   CHROMIUM       the browser (default /usr/bin/chromium)
-//   OCTAVE_PDF     the Octave manual (default /usr/share/doc/octave/octave.pdf)
+//   FIGEVAL_OCTAVE_PDF  the Octave manual (default /usr/share/doc/octave/octave.pdf; its SHA-256
+//                  must be the one testkit::manual and `cargo xtask setup` check)
 // Every process a test starts listens on 127.0.0.1 only and is stopped when the test ends.
 
 import { spawn, execFile } from 'node:child_process';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -24,19 +26,39 @@ export const DIST = process.env.FIGEVAL_DIST || path.join(REPO, 'dist');
 export const FIGEVAL_BIN = process.env.FIGEVAL_BIN || '';
 export const REFSEARCH_BIN = process.env.REFSEARCH_BIN || '';
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-export const OCTAVE_PDF = process.env.OCTAVE_PDF || '/usr/share/doc/octave/octave.pdf';
+export const OCTAVE_PDF = process.env.FIGEVAL_OCTAVE_PDF || '/usr/share/doc/octave/octave.pdf';
+/** The SHA-256 of the manual the tests are written for (crates/testkit/src/manual.rs). */
+const OCTAVE_SHA256 = 'ddd24489f87b46fbf99c15cc34aa865ae66775fb7c21927f7f2d6be9470becb8';
 export const OCTAVE_DATASET = path.join(REPO, 'data/eval_datasets/octave-manual-figures.json');
 export const NASA_DATASET = path.join(REPO, 'data/eval_datasets/nasa-apollo-11-figures.json');
 export const OCTAVE_NOTES = path.join(REPO, 'data/corpora/octave-manual/figure-notes.json');
 export const METRICS = ['page_hit_at_3', 'precise_page_hit_at_3', 'figure_chunk_at_3', 'page_hit_at_5'];
 
-/** Why a test cannot run here, or '' when it can. */
-export function missing({ figeval = false, refsearch = false } = {}) {
+let manualProblem;
+/** Why the Octave manual cannot be used ('' when it is the one the tests are written for). */
+export function manualMissing() {
+  if (manualProblem !== undefined) return manualProblem;
+  const how = 'install it with `cargo xtask setup` (Debian\'s octave-doc 7.3.0-2), or point FIGEVAL_OCTAVE_PDF at that PDF';
+  if (!existsSync(OCTAVE_PDF)) {
+    manualProblem = `no Octave manual at ${OCTAVE_PDF}: ${how}`;
+  } else {
+    const found = createHash('sha256').update(readFileSync(OCTAVE_PDF)).digest('hex');
+    manualProblem = found === OCTAVE_SHA256 ? ''
+      : `the Octave manual at ${OCTAVE_PDF} has SHA-256 ${found}, not ${OCTAVE_SHA256}: ${how}`;
+  }
+  return manualProblem;
+}
+
+/**
+ * Why a test cannot run here, or '' when it can: the built app and the browser always, the
+ * binaries and the Octave manual when asked (`refsearch` implies `manual`).
+ */
+export function missing({ figeval = false, refsearch = false, manual = false } = {}) {
   if (!existsSync(path.join(DIST, 'index.html'))) return `no built app at ${DIST} (set FIGEVAL_DIST)`;
   if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM} (set CHROMIUM)`;
   if (figeval && !(FIGEVAL_BIN && existsSync(FIGEVAL_BIN))) return 'FIGEVAL_BIN is not set to the figeval binary';
   if (refsearch && !(REFSEARCH_BIN && existsSync(REFSEARCH_BIN))) return 'REFSEARCH_BIN is not set to the refsearch binary';
-  if (refsearch && !existsSync(OCTAVE_PDF)) return `no Octave manual at ${OCTAVE_PDF} (set OCTAVE_PDF)`;
+  if (refsearch || manual) return manualMissing();
   return '';
 }
 

@@ -7,13 +7,11 @@ pub mod servers;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The Octave manual from Debian's `octave-doc`.
-pub const OCTAVE_PDF: &str = "/usr/share/doc/octave/octave.pdf";
 /// The Octave figure dataset.
 pub const OCTAVE_DATASET: &str = "data/eval_datasets/octave-manual-figures.json";
 /// The Octave figure notes.
@@ -43,42 +41,24 @@ pub fn bin(name: &str) -> PathBuf {
     path
 }
 
-/// The Octave manual, or a failure that says how to install it.
+/// The Octave manual (`FIGEVAL_OCTAVE_PDF`, checked once per process), or a failure that says
+/// how to install it.
 pub fn octave_pdf() -> &'static str {
-    assert!(
-        Path::new(OCTAVE_PDF).exists(),
-        "{OCTAVE_PDF} is missing: apt-get install octave-doc (cargo xtask setup does it)"
-    );
-    OCTAVE_PDF
+    testkit::manual::require_str()
 }
 
-/// Runs `figeval` from the repository root.
-pub fn figeval(args: &[&str]) -> Output {
-    Command::new(bin("figeval"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("figeval runs")
+/// Runs `figeval` from the repository root, to check its exit status and output.
+pub fn expect(args: &[&str]) -> testkit::Outcome {
+    testkit::expect(
+        Command::new(bin("figeval"))
+            .args(args)
+            .current_dir(repo_root()),
+    )
 }
 
-/// The text of a process's stderr.
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A child process killed and reaped on drop.
-pub struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A running `refsearch` over the Octave manual.
+/// A running `refsearch` over the Octave manual, stopped on drop.
 pub struct Refsearch {
-    _child: Guard,
+    _server: testkit::refsearch::Server,
     /// Its API base, `http://127.0.0.1:PORT/api`.
     pub base_url: String,
 }
@@ -86,36 +66,24 @@ pub struct Refsearch {
 impl Refsearch {
     /// Starts `refsearch` on a free loopback port with extra flags, and waits until it listens.
     pub fn start(extra: &[&str]) -> Refsearch {
-        let mut child = Command::new(bin("refsearch"))
-            .args(["--pdf", octave_pdf(), "--corpus-id", "octave-manual"])
+        let mut command = Command::new(bin("refsearch"));
+        command
+            .args([
+                "--pdf",
+                octave_pdf(),
+                "--corpus-id",
+                testkit::manual::CORPUS_ID,
+            ])
             .args(["--listen", "127.0.0.1:0"])
             // With `--figures off` the notes are checked and build nothing.
             .args(["--figure-notes", OCTAVE_NOTES])
             .args(extra)
-            .current_dir(repo_root())
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("refsearch starts");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let guard = Guard(child);
-        let mut lines = BufReader::new(stderr).lines();
-        let mut seen = Vec::new();
-        let base_url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix("refsearch: listening on ") {
-                        break url.trim().to_string();
-                    }
-                    seen.push(line);
-                }
-                _ => panic!("refsearch exited before listening:\n{}", seen.join("\n")),
-            }
-        };
-        std::thread::spawn(move || lines.for_each(drop));
+            .current_dir(repo_root());
+        let server = testkit::refsearch::Server::start(&mut command, |_| {})
+            .unwrap_or_else(|e| panic!("{e}"));
         Refsearch {
-            _child: guard,
-            base_url,
+            base_url: server.base_url.clone(),
+            _server: server,
         }
     }
 }

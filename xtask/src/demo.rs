@@ -11,14 +11,13 @@
 //! to use the `figeval` and `refsearch` already built in DIR instead of building release ones,
 //! `--no-serve` to stop after the comparison.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use figeval::{render, share, Report};
 
 use crate::serve;
-use crate::setup::{self, OCTAVE_PDF};
+use crate::setup;
 use crate::sh::{self, cmd, exec, Guard};
 
 const DATASET: &str = "data/eval_datasets/octave-manual-figures.json";
@@ -91,11 +90,12 @@ fn start_refsearch(o: &Options, figures: &str, listen: &str) -> Result<(Guard, S
     let bin = o.bin("refsearch");
     // The same command both times but for `--figures`: with figures off refsearch checks the
     // notes and builds no figure chunk.
+    let manual = testkit::manual::path();
     let args = [
         "--pdf",
-        OCTAVE_PDF,
+        manual.to_str().expect("a UTF-8 path"),
         "--corpus-id",
-        "octave-manual",
+        testkit::manual::CORPUS_ID,
         "--figure-notes",
         NOTES,
         "--figures",
@@ -105,21 +105,14 @@ fn start_refsearch(o: &Options, figures: &str, listen: &str) -> Result<(Guard, S
     ];
     let mut c = cmd(bin.to_str().expect("a UTF-8 path"), &args);
     let mut child = sh::spawn(c.stderr(Stdio::piped()))?;
-    let stderr = child.stderr.take().expect("stderr is piped");
+    let started = testkit::refsearch::wait_until_listening(
+        &mut child,
+        testkit::refsearch::START_TIMEOUT,
+        |line| eprintln!("{line}"),
+    );
+    // The guard stops it on every path, also when it never listened.
     let guard = Guard(child);
-    let mut lines = BufReader::new(stderr).lines();
-    let url = loop {
-        let Some(Ok(line)) = lines.next() else {
-            return Err("refsearch exited before it listened (see its messages above)".into());
-        };
-        eprintln!("{line}");
-        if let Some(url) = line.strip_prefix("refsearch: listening on ") {
-            break url.trim().to_string();
-        }
-    };
-    // Keep draining its stderr so it never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    Ok((guard, url))
+    Ok((guard, started?.base_url))
 }
 
 fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, String> {
@@ -149,9 +142,16 @@ fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, Strin
 /// finding stops the demo (a run on wrong pages would measure the dataset, not the search).
 fn figeval_ground(o: &Options) -> Result<(), String> {
     let bin = o.bin("figeval");
+    let manual = testkit::manual::path();
     let c = cmd(
         bin.to_str().expect("a UTF-8 path"),
-        &["ground", "--dataset", DATASET, "--pdf", OCTAVE_PDF],
+        &[
+            "ground",
+            "--dataset",
+            DATASET,
+            "--pdf",
+            manual.to_str().expect("a UTF-8 path"),
+        ],
     );
     exec(c)
         .map_err(|e| format!("{e}: the dataset's pages do not match the manual (findings above)"))
@@ -225,7 +225,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!("Press Ctrl-C to stop.");
     let site = serve::Site {
         dir: sh::root().join("dist"),
-        files: vec![(MANUAL_PATH.into(), OCTAVE_PDF.into())],
+        files: vec![(MANUAL_PATH.into(), testkit::manual::path())],
     };
     serve::serve(listener, site);
     drop(server);

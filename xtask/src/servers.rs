@@ -9,7 +9,6 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::setup::OCTAVE_PDF;
 use crate::sh::{self, cmd, exec};
 use crate::venv::{self, path};
 
@@ -37,9 +36,10 @@ impl Servers {
         let python = venv::python(VENV, &venv::Packages::File(REQUIREMENTS))?;
         let pages = sh::target_dir().join("servers").join("octave-pages.json");
         // Quick when the cache is current; otherwise PyPDFLoader reads the whole manual.
+        let manual = testkit::manual::path();
         let mut load = cmd(
             path(&python),
-            &["tests/servers/manual.py", OCTAVE_PDF, path(&pages)],
+            &["tests/servers/manual.py", path(&manual), path(&pages)],
         );
         // No __pycache__ folder in the repository.
         load.env("PYTHONDONTWRITEBYTECODE", "1");

@@ -5,24 +5,47 @@ use std::path::Path;
 
 use crate::sh::{self, answers, cmd, exec};
 
-/// The Octave manual the reference deployment and the Octave dataset use.
-pub const OCTAVE_PDF: &str = "/usr/share/doc/octave/octave.pdf";
 /// The Trunk version that builds with this toolchain (0.22 needs a newer rustc).
 const TRUNK: &str = "0.21.14";
 /// Must equal the `wasm-bindgen` crate version in Cargo.lock exactly.
 const WASM_BINDGEN: &str = "0.2.130";
 
-/// Everything: system packages, the wasm target, Trunk, wasm-bindgen and the npm tools.
+/// Everything: system packages, the Octave manual's check, the wasm target, Trunk,
+/// wasm-bindgen and the npm tools.
 pub fn all() -> Result<(), String> {
     system_packages(&["poppler-utils", "octave-doc", "chromium", "chromium-driver"])?;
     system_packages(OCR_PACKAGES)?;
+    octave_manual()?;
     web_tools()
 }
 
-/// The packages the demo and the end-to-end tests need without the browser.
+/// The packages the demo and the end-to-end tests need without the browser, and the manual's
+/// check.
 pub fn for_search() -> Result<(), String> {
     system_packages(&["poppler-utils", "octave-doc"])?;
-    system_packages(OCR_PACKAGES)
+    system_packages(OCR_PACKAGES)?;
+    octave_manual()
+}
+
+/// The Octave manual (`FIGEVAL_OCTAVE_PDF`, default Debian's) must be the exact PDF the tests,
+/// the dataset and the demo are written for: its SHA-256 is checked, and with the default path
+/// the installed `octave-doc` version is named when it differs.
+pub fn octave_manual() -> Result<(), String> {
+    let pdf = testkit::manual::path();
+    testkit::manual::check(&pdf).map_err(|e| {
+        let installed = (pdf == Path::new(testkit::manual::DEFAULT_PATH))
+            .then(|| answers("dpkg-query", &["-W", "-f", "${Version}", "octave-doc"]))
+            .flatten()
+            .map(|v| format!(" (installed: octave-doc {})", v.trim()))
+            .unwrap_or_default();
+        format!("{e}{installed}")
+    })?;
+    eprintln!(
+        "Octave manual: {} ({}, SHA-256 checked)",
+        pdf.display(),
+        testkit::manual::PACKAGE
+    );
+    Ok(())
 }
 
 /// What reading scanned pages needs: tesseract and its English data (OCR in `pagetext`), and
@@ -41,7 +64,7 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
         "poppler-utils" => {
             answers("pdftotext", &["-v"]).is_some() || Path::new("/usr/bin/pdftotext").exists()
         }
-        "octave-doc" => Path::new(OCTAVE_PDF).exists(),
+        "octave-doc" => testkit::manual::path().exists(),
         "chromium" => Path::new("/usr/bin/chromium").exists(),
         "chromium-driver" => Path::new("/usr/bin/chromedriver").exists(),
         "tesseract-ocr" => answers("tesseract", &["--version"]).is_some(),

@@ -176,7 +176,7 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
     node.env("FIGEVAL_DIST", root.join("dist"))
         .env("FIGEVAL_BIN", bins.join("figeval"))
         .env("REFSEARCH_BIN", bins.join("refsearch"))
-        .env("OCTAVE_PDF", setup::OCTAVE_PDF);
+        .env(testkit::manual::ENV, testkit::manual::path());
     let skipped_before = tally.skipped;
     run_lines(node, |l| tally.read(l.trim_start()))?;
     // A browser test skips itself when what it needs is missing; here everything is built,

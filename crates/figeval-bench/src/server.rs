@@ -1,14 +1,9 @@
 //! A `refsearch` started for a benchmark: on 127.0.0.1:0, ready once it says where it
 //! listens, and killed and reaped when dropped (also on error or panic).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// How long refsearch may take to index the PDF and start listening.
-const START_TIMEOUT: Duration = Duration::from_secs(300);
+use std::process::Command;
+use std::time::Instant;
 
 /// What to start refsearch on.
 #[derive(Debug, Clone)]
@@ -23,93 +18,32 @@ pub struct ServerOptions {
     pub figure_notes: Option<PathBuf>,
 }
 
-/// A running refsearch; killed and reaped when dropped.
-pub struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT/api`.
-    pub base_url: String,
-}
+/// A running refsearch (the test kit's); killed and reaped when dropped.
+pub use testkit::refsearch::Server;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// Starts `bin` with `o` on 127.0.0.1:0 and waits until it is listening, printing its startup
+/// lines and how long it took.
+pub fn start(bin: &Path, o: &ServerOptions) -> Result<Server, String> {
+    let mut cmd = Command::new(bin);
+    cmd.arg("--pdf")
+        .arg(&o.pdf)
+        .arg("--corpus-id")
+        .arg(&o.corpus_id)
+        .arg("--listen")
+        .arg("127.0.0.1:0")
+        .arg("--latency-ms")
+        .arg(o.latency_ms.to_string());
+    if let Some(notes) = &o.figure_notes {
+        cmd.arg("--figure-notes").arg(notes);
     }
-}
-
-impl Server {
-    /// Starts `bin` and waits until it is listening.
-    pub fn start(bin: &Path, o: &ServerOptions) -> Result<Server, String> {
-        let mut cmd = Command::new(bin);
-        cmd.arg("--pdf")
-            .arg(&o.pdf)
-            .arg("--corpus-id")
-            .arg(&o.corpus_id)
-            .arg("--listen")
-            .arg("127.0.0.1:0")
-            .arg("--latency-ms")
-            .arg(o.latency_ms.to_string());
-        if let Some(notes) = &o.figure_notes {
-            cmd.arg("--figure-notes").arg(notes);
-        }
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-        let stderr = child.stderr.take().expect("stderr is piped");
-        // From here on the guard owns the child: any early return kills it.
-        let mut server = Server {
-            child,
-            base_url: String::new(),
-        };
-        let (tx, rx) = mpsc::channel();
-        // Reads refsearch's stderr for the whole run, so it never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let mut sent = false;
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if !sent {
-                    if let Some(url) = line.strip_prefix("refsearch: listening on ") {
-                        let _ = tx.send(Ok(url.trim().to_string()));
-                        sent = true;
-                        continue;
-                    }
-                    eprintln!("  [refsearch] {line}");
-                }
-            }
-            if !sent {
-                let _ = tx.send(Err("refsearch exited before listening".to_string()));
-            }
-        });
-        let started = Instant::now();
-        match rx.recv_timeout(START_TIMEOUT) {
-            Ok(Ok(url)) => {
-                server.base_url = url;
-                println!(
-                    "  refsearch ready in {:.1} s at {}",
-                    started.elapsed().as_secs_f64(),
-                    server.base_url
-                );
-                Ok(server)
-            }
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(format!(
-                "refsearch did not say it was listening within {} s",
-                START_TIMEOUT.as_secs()
-            )),
-        }
-    }
-
-    /// The server's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Whether the server is still running.
-    pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
+    let started = Instant::now();
+    let server = Server::start(&mut cmd, |line| eprintln!("  [refsearch] {line}"))?;
+    println!(
+        "  refsearch ready in {:.1} s at {}",
+        started.elapsed().as_secs_f64(),
+        server.base_url
+    );
+    Ok(server)
 }
 
 /// The `figeval` and `refsearch` binaries a live benchmark runs (`refsearch` from `--refsearch`
@@ -142,8 +76,8 @@ impl Default for ServerFlags {
         let notes = crate::workspace_root().join("data/corpora/octave-manual/figure-notes.json");
         ServerFlags {
             options: ServerOptions {
-                pdf: PathBuf::from("/usr/share/doc/octave/octave.pdf"),
-                corpus_id: "octave-manual".into(),
+                pdf: testkit::manual::path(),
+                corpus_id: testkit::manual::CORPUS_ID.into(),
                 latency_ms: 0,
                 figure_notes: notes.is_file().then_some(notes),
             },

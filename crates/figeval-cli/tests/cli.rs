@@ -2,7 +2,9 @@
 //! when the input is bad.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use testkit::Outcome;
 
 use serde_json::{json, Value};
 
@@ -10,24 +12,13 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn figeval(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_figeval"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("figeval runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally, not by a signal")
+/// Runs `figeval` from the repository root, to check its exit status and output.
+fn expect(args: &[&str]) -> Outcome {
+    testkit::expect(
+        Command::new(env!("CARGO_BIN_EXE_figeval"))
+            .args(args)
+            .current_dir(repo()),
+    )
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -64,13 +55,13 @@ fn capture(pages: [u32; 3]) -> String {
 
 #[test]
 fn validate_accepts_both_bundled_datasets() {
-    let o = figeval(&[
+    let o = expect(&[
         "validate",
         "data/eval_datasets/nasa-apollo-11-figures.json",
         "data/eval_datasets/octave-manual-figures.json",
     ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let out = stdout(&o);
+    o.exit(0);
+    let out = o.stdout();
     assert!(
         out.contains("nasa-apollo-11, 25 items (content 10, locate 10, prose 5)"),
         "{out}"
@@ -90,9 +81,8 @@ fn validate_lists_every_error_with_item_number_and_question_start() {
           {"question": 12, "expected_pages": [], "figure_ref": "F", "kind": "locate", "tags": "prose"}
         ]}"#,
     );
-    let o = figeval(&["validate", &bad]);
-    assert_eq!(code(&o), 2);
-    let err = stderr(&o);
+    let o = expect(&["validate", &bad]);
+    o.exit(2).stdout_is_empty();
     for needle in [
         "item 1 (\"Which figure shows the pitch?\"): page: unknown key",
         "item 1 (\"Which figure shows the pitch?\"): expected_pages[0]: expected an integer page in 1..=2147483647, found the number 0",
@@ -104,9 +94,8 @@ fn validate_lists_every_error_with_item_number_and_question_start() {
         "item 3: tags: expected an array of strings, found the string \"prose\"",
         "8 errors in the dataset",
     ] {
-        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+        o.stderr_has(needle);
     }
-    assert!(stdout(&o).is_empty());
 }
 
 #[test]
@@ -117,24 +106,16 @@ fn validate_reports_syntax_errors_with_line_and_column() {
         "syntax.json",
         "{\n  \"corpus_id\": \"c\",\n  \"items\": [}\n",
     );
-    let o = figeval(&["validate", &bad]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("line 3, column 13: invalid JSON"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["validate", &bad])
+        .exit(2)
+        .stderr_has("line 3, column 13: invalid JSON");
 }
 
 #[test]
 fn validate_of_a_missing_file_names_it() {
-    let o = figeval(&["validate", "no/such/dataset.json"]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("cannot read no/such/dataset.json"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["validate", "no/such/dataset.json"])
+        .exit(2)
+        .stderr_has("cannot read no/such/dataset.json");
 }
 
 #[test]
@@ -143,7 +124,7 @@ fn score_prints_the_report_and_writes_out_creating_its_folder() {
     let ds = write(dir.path(), "d.json", DATASET);
     let cap = write(dir.path(), "cap.jsonl", &capture([72, 1, 12]));
     let out = dir.path().join("reports/nested/r.json");
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         &cap,
@@ -152,12 +133,12 @@ fn score_prints_the_report_and_writes_out_creating_its_folder() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    o.exit(0);
+    let printed: Value = serde_json::from_str(&o.stdout()).unwrap();
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(printed, written);
     assert!(
-        stdout(&o).starts_with("{\n  \"corpus_id\": \"c\""),
+        o.stdout().starts_with("{\n  \"corpus_id\": \"c\""),
         "indented JSON"
     );
     assert_eq!(printed["n"], 3);
@@ -191,28 +172,28 @@ fn score_reads_bare_bodies_arrays_and_single_bodies_alike() {
         .iter()
         .map(|b| serde_json::to_string_pretty(b).unwrap() + "\n")
         .collect();
-    let reference = figeval(&[
+    let reference = expect(&[
         "score",
         "--dataset",
         &ds,
         "--responses",
         &write(dir.path(), "e.jsonl", &capture([72, 1, 12])),
     ]);
-    let want: Value = serde_json::from_str(&stdout(&reference)).unwrap();
+    let want: Value = serde_json::from_str(&reference.stdout()).unwrap();
     for (name, text) in [
         ("bare.jsonl", lines),
         ("array.json", array),
         ("pretty.json", pretty),
     ] {
-        let o = figeval(&[
+        let o = expect(&[
             "score",
             "--dataset",
             &ds,
             "--responses",
             &write(dir.path(), name, &text),
         ]);
-        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
-        let got: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        o.exit(0);
+        let got: Value = serde_json::from_str(&o.stdout()).unwrap();
         assert_eq!(got["per_item"], want["per_item"], "{name}");
         assert_eq!(got["page_hit_at_3"], want["page_hit_at_3"], "{name}");
     }
@@ -223,7 +204,7 @@ fn assert_bad_capture(text: &str, needles: &[&str]) {
     let ds = write(dir.path(), "d.json", DATASET);
     let cap = write(dir.path(), "cap.jsonl", text);
     let out = dir.path().join("r.json");
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         &cap,
@@ -232,12 +213,10 @@ fn assert_bad_capture(text: &str, needles: &[&str]) {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stdout(&o).is_empty(), "no report on stdout");
+    o.exit(2).stdout_is_empty();
     assert!(!out.exists(), "no report file");
-    let err = stderr(&o);
     for n in needles {
-        assert!(err.contains(n), "missing {n:?} in\n{err}");
+        o.stderr_has(n);
     }
 }
 
@@ -298,15 +277,14 @@ fn score_refuses_text_that_is_not_utf8() {
     let ds = write(dir.path(), "d.json", DATASET);
     let cap = dir.path().join("bin.jsonl");
     std::fs::write(&cap, b"{\"question\": \"\xff\"}\n").unwrap();
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         cap.to_str().unwrap(),
         "--dataset",
         &ds,
     ]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("line 1 is not UTF-8"), "{}", stderr(&o));
+    o.exit(2).stderr_has("line 1 is not UTF-8");
 }
 
 #[test]
@@ -315,7 +293,7 @@ fn allow_missing_scores_the_rest_and_lists_the_unscored() {
     let ds = write(dir.path(), "d.json", DATASET);
     let first = capture([72, 1, 12]).lines().next().unwrap().to_string();
     let cap = write(dir.path(), "one.jsonl", &first);
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         &cap,
@@ -323,8 +301,8 @@ fn allow_missing_scores_the_rest_and_lists_the_unscored() {
         &ds,
         "--allow-missing",
     ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    o.exit(0);
+    let r: Value = serde_json::from_str(&o.stdout()).unwrap();
     assert_eq!(r["n"], 1);
     assert_eq!(r["unscored"].as_array().unwrap().len(), 2);
     assert_eq!(
@@ -346,20 +324,16 @@ fn a_bad_dataset_for_score_is_exit_2() {
         r#"{"corpus_id": "c", "items": [{"question": "q"}]}"#,
     );
     let cap = write(dir.path(), "c.jsonl", &capture([1, 1, 1]));
-    let o = figeval(&["score", "--responses", &cap, "--dataset", &ds]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("item 1 (\"q\"): expected_pages: missing"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["score", "--responses", &cap, "--dataset", &ds])
+        .exit(2)
+        .stderr_has("item 1 (\"q\"): expected_pages: missing");
 }
 
 /// Scores the capture text `cap` against the dataset `ds` into `dir/NAME.json`; its path.
 fn score_to(dir: &Path, name: &str, ds: &str, cap: &str) -> String {
     let cap = write(dir, &format!("{name}.jsonl"), cap);
     let out = dir.join(format!("{name}.json"));
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         &cap,
@@ -368,7 +342,7 @@ fn score_to(dir: &Path, name: &str, ds: &str, cap: &str) -> String {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    o.exit(0);
     out.to_str().unwrap().to_string()
 }
 
@@ -384,9 +358,9 @@ fn reports(dir: &Path, before: [u32; 3], after: [u32; 3]) -> (String, String) {
 fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = reports(dir.path(), [1, 1, 12], [72, 85, 12]);
-    let text = figeval(&["compare", &b, &a]);
-    assert_eq!(code(&text), 0, "{}", stderr(&text));
-    let t = stdout(&text);
+    let text = expect(&["compare", &b, &a]);
+    text.exit(0);
+    let t = text.stdout();
     assert!(t.contains("page_hit_at_3 gained (2):"), "{t}");
     assert!(t.contains("How to read this:"), "{t}");
     assert!(t.contains("prose control held"), "{t}");
@@ -394,7 +368,7 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
         t.contains("overall (n 3): no change could be significant"),
         "{t}"
     );
-    let md = stdout(&figeval(&["compare", &b, &a, "--format", "markdown"]));
+    let md = expect(&["compare", &b, &a, "--format", "markdown"]).stdout();
     assert!(
         md.contains("| metric | before | after | delta | delta 95% CI | gained | lost | p |"),
         "{md}"
@@ -406,7 +380,7 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
         "{md}"
     );
     let js: Value =
-        serde_json::from_str(&stdout(&figeval(&["compare", &b, &a, "--format", "json"]))).unwrap();
+        serde_json::from_str(&expect(&["compare", &b, &a, "--format", "json"]).stdout()).unwrap();
     let overall = &js["scopes"][0];
     assert_eq!(overall["scope"], "overall");
     assert_eq!(overall["metrics"][0]["gained"].as_array().unwrap().len(), 2);
@@ -420,64 +394,46 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
 fn the_regression_gate_exits_1_only_when_a_named_group_fell() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = reports(dir.path(), [72, 85, 12], [72, 1, 12]);
-    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "content"]);
-    assert_eq!(code(&o), 1);
-    assert!(
-        stderr(&o).contains("regression gate tripped: content (page_hit_at_3"),
-        "{}",
-        stderr(&o)
-    );
-    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "locate,prose"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "overall"]);
-    assert_eq!(code(&o), 1);
-    let o = figeval(&["compare", &b, &a, "--fail-on-regression", "figures"]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("known: overall, content, locate, prose"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["compare", &b, &a, "--fail-on-regression", "content"])
+        .exit(1)
+        .stderr_has("regression gate tripped: content (page_hit_at_3");
+    expect(&["compare", &b, &a, "--fail-on-regression", "locate,prose"]).exit(0);
+    expect(&["compare", &b, &a, "--fail-on-regression", "overall"]).exit(1);
+    expect(&["compare", &b, &a, "--fail-on-regression", "figures"])
+        .exit(2)
+        .stderr_has("known: overall, content, locate, prose");
 }
 
 #[test]
 fn the_regression_gate_can_watch_one_metric_of_a_scope() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = reports(dir.path(), [72, 85, 12], [72, 1, 12]);
-    let o = figeval(&[
+    expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-regression",
         "locate,content:page_hit_at_3",
-    ]);
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("regression gate tripped: content (page_hit_at_3)\n"),
-        "{}",
-        stderr(&o)
-    );
-    let o = figeval(&[
+    ])
+    .exit(1)
+    .stderr_has("regression gate tripped: content (page_hit_at_3)\n");
+    expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-regression",
         "prose:page_hit_at_3",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let o = figeval(&[
+    ])
+    .exit(0);
+    let o = expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-regression",
         "overall:page_mrr",
     ]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("\"page_mrr\" is not a metric; known: page_hit_at_3"),
-        "{}",
-        stderr(&o)
-    );
+    o.exit(2)
+        .stderr_has("\"page_mrr\" is not a metric; known: page_hit_at_3");
 }
 
 #[test]
@@ -493,16 +449,11 @@ fn compare_refuses_a_report_that_disagrees_with_itself_with_exit_2_not_a_tripped
     // As a report from before intervals (an interval is checked against its own hits).
     v.as_object_mut().unwrap().remove("page_hit_at_3_ci");
     let tampered = write(dir.path(), "tampered.json", &v.to_string());
-    let o = figeval(&["compare", &b, &tampered, "--fail-on-regression", "overall"]);
-    assert_eq!(code(&o), 2, "{}", stderr(&o));
-    let e = stderr(&o);
-    assert!(
-        e.contains(&format!(
-            "tampered.json: the report disagrees with itself: page_hit_at_3_hits is 999 but per_item gives {hits}"
-        )),
-        "{e}"
-    );
-    assert!(stdout(&o).is_empty(), "no comparison of a refused report");
+    let o = expect(&["compare", &b, &tampered, "--fail-on-regression", "overall"]);
+    // No comparison of a refused report.
+    o.exit(2).stdout_is_empty().stderr_has(&format!(
+        "tampered.json: the report disagrees with itself: page_hit_at_3_hits is 999 but per_item gives {hits}"
+    ));
 }
 
 #[test]
@@ -512,14 +463,10 @@ fn compare_opens_a_report_without_per_item_and_warns_that_it_cannot_be_checked()
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
     v.as_object_mut().unwrap().remove("per_item");
     let bare = write(dir.path(), "bare.json", &v.to_string());
-    let o = figeval(&["compare", &b, &bare, "--fail-on-regression", "overall"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(
-            "figeval: WARNING: the after report: it has no per-item records (per_item is empty or missing), so its numbers cannot be checked"
-        ),
-        "{}",
-        stderr(&o)
+    let o = expect(&["compare", &b, &bare, "--fail-on-regression", "overall"]);
+    o.exit(0).stderr_has(
+        "figeval: WARNING: the after report: it has no per-item records (per_item is empty or \
+         missing), so its numbers cannot be checked",
     );
 }
 
@@ -527,24 +474,16 @@ fn compare_opens_a_report_without_per_item_and_warns_that_it_cannot_be_checked()
 fn compare_refuses_a_file_that_is_not_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let junk = write(dir.path(), "junk.json", "{\"corpus_id\": \"c\"}");
-    let o = figeval(&["compare", &junk, &junk]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("not a figeval report"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["compare", &junk, &junk])
+        .exit(2)
+        .stderr_has("not a figeval report");
 }
 
 #[test]
 fn run_refuses_a_top_k_below_5_with_the_reason() {
-    let o = figeval(&["run", "--top-k", "3"]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("page_hit_at_5 reads rank 5"),
-        "{}",
-        stderr(&o)
-    );
+    expect(&["run", "--top-k", "3"])
+        .exit(2)
+        .stderr_has("page_hit_at_5 reads rank 5");
 }
 
 #[test]
@@ -558,7 +497,7 @@ fn run_against_nothing_listening_is_exit_3_naming_the_base_url() {
     let base = format!("http://127.0.0.1:{port}/api");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
-    let o = figeval(&[
+    let o = expect(&[
         "run",
         "--base-url",
         &base,
@@ -567,31 +506,24 @@ fn run_against_nothing_listening_is_exit_3_naming_the_base_url() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 3, "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains(&format!("cannot connect to the deployment at {base}")),
-        "{err}"
-    );
-    assert!(err.contains("(after 1 retry)"), "{err}");
-    assert!(
-        err.contains("the search failed for item 1 (\"Which figure shows the lunar"),
-        "{err}"
-    );
-    assert!(!out.exists() && stdout(&o).is_empty());
+    o.exit(3)
+        .stdout_is_empty()
+        .stderr_has(&format!("cannot connect to the deployment at {base}"))
+        .stderr_has("(after 1 retry)")
+        .stderr_has("the search failed for item 1 (\"Which figure shows the lunar");
+    assert!(!out.exists());
 }
 
 #[test]
 fn usage_errors_are_exit_2_and_help_is_exit_0() {
-    assert_eq!(code(&figeval(&["score"])), 2);
-    assert_eq!(code(&figeval(&["frobnicate"])), 2);
-    assert_eq!(code(&figeval(&["run", "--cache-mode", "sometimes"])), 2);
-    assert_eq!(
-        code(&figeval(&["run", "--resume"])),
-        2,
-        "--resume needs --capture"
-    );
-    assert_eq!(code(&figeval(&["--help"])), 0);
+    expect(&["score"]).exit(2);
+    expect(&["frobnicate"])
+        .exit(2)
+        .stderr_has("unrecognized subcommand");
+    expect(&["run", "--cache-mode", "sometimes"]).exit(2);
+    // --resume needs --capture.
+    expect(&["run", "--resume"]).exit(2).stderr_has("--capture");
+    expect(&["--help"]).exit(0).stdout_has("Usage:");
 }
 
 #[test]
@@ -618,9 +550,7 @@ fn run_refuses_settings_outside_the_cores_limits_in_the_cores_words() {
             "the base URL must be an http:// or https:// address",
         ),
     ] {
-        let o = figeval(&["run", flag, value]);
-        assert_eq!(code(&o), 2, "{flag} {value}");
-        assert!(stderr(&o).contains(rule), "{flag} {value}: {}", stderr(&o));
+        expect(&["run", flag, value]).exit(2).stderr_has(rule);
     }
 }
 
@@ -632,7 +562,7 @@ fn a_report_that_cannot_be_written_is_exit_4_not_bad_input() {
     // A file where the report's folder should be: the folder cannot be made.
     let blocker = write(dir.path(), "blocker", "");
     let out = format!("{blocker}/report.json");
-    let o = figeval(&[
+    let o = expect(&[
         "score",
         "--responses",
         &cap,
@@ -641,17 +571,14 @@ fn a_report_that_cannot_be_written_is_exit_4_not_bad_input() {
         "--out",
         &out,
     ]);
-    assert_eq!(code(&o), 4, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(&format!("cannot write the report to {out}")),
-        "{}",
-        stderr(&o)
-    );
-    assert!(stdout(&o).is_empty(), "no report passed off as written");
+    // No report passed off as written.
+    o.exit(4)
+        .stdout_is_empty()
+        .stderr_has(&format!("cannot write the report to {out}"));
 }
 
 /// `figeval export` of `cap` against `ds` into `qrels` and `run`, with `extra` flags.
-fn export(ds: &str, cap: &str, qrels: &Path, run: &Path, extra: &[&str]) -> Output {
+fn export(ds: &str, cap: &str, qrels: &Path, run: &Path, extra: &[&str]) -> Outcome {
     let mut args = vec![
         "export",
         "--dataset",
@@ -664,7 +591,7 @@ fn export(ds: &str, cap: &str, qrels: &Path, run: &Path, extra: &[&str]) -> Outp
         run.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    figeval(&args)
+    expect(&args)
 }
 
 #[test]
@@ -684,7 +611,7 @@ fn export_writes_qrels_a_page_run_and_the_query_map() {
         &run,
         &["--queries", queries.to_str().unwrap()],
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    o.exit(0);
     assert_eq!(
         std::fs::read_to_string(&qrels).unwrap(),
         "q1 0 p72 1\nq2 0 p85 1\nq3 0 p12 1\n"
@@ -716,12 +643,7 @@ fn export_refuses_a_capture_with_an_unanswered_item_and_writes_nothing() {
     let cap = write(dir.path(), "c.jsonl", &text);
     let run = dir.path().join("run.txt");
     let o = export(&ds, &cap, &dir.path().join("qrels.txt"), &run, &[]);
-    assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("Who were the three crewmen"),
-        "{}",
-        stderr(&o)
-    );
+    o.exit(2).stderr_has("Who were the three crewmen");
     assert!(!run.exists());
 }
 
@@ -733,9 +655,9 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     let worse_dir = dir.path().join("w");
     std::fs::create_dir(&worse_dir).unwrap();
     let (_, worse) = reports(&worse_dir, [1, 1, 12], [1, 1, 1]);
-    let text = figeval(&["compare", &base, &better, &worse]);
-    assert_eq!(code(&text), 0, "{}", stderr(&text));
-    let t = stdout(&text);
+    let text = expect(&["compare", &base, &better, &worse]);
+    text.exit(0);
+    let t = text.stdout();
     assert!(t.contains("2 run(s) against the base"), "{t}");
     assert!(t.contains("overall · page_hit_at_3"), "{t}");
     assert!(t.contains("1.0000 (3/3; 95% CI 0.44–1.00)"), "{t}");
@@ -748,9 +670,9 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
         )),
         "{t}"
     );
-    let js: Value = serde_json::from_str(&stdout(&figeval(&[
-        "compare", &base, &better, &worse, "--format", "json",
-    ])))
+    let js: Value = serde_json::from_str(
+        &expect(&["compare", &base, &better, &worse, "--format", "json"]).stdout(),
+    )
     .unwrap();
     assert_eq!(js["rows"].as_array().unwrap().len(), 3);
     assert_eq!(
@@ -766,33 +688,23 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
         js["too_small_to_tell"][0], too_small,
         "once: both runs pair alike"
     );
-    let md = stdout(&figeval(&[
-        "compare", &base, &better, &worse, "--format", "markdown",
-    ]));
+    let md = expect(&["compare", &base, &better, &worse, "--format", "markdown"]).stdout();
     assert!(md.contains("| report | page\\_hit\\_at\\_3 |"), "{md}");
     assert!(
         md.contains("- Too small to tell (exact McNemar, p < 0.05):\n  - overall \\(n 3\\)"),
         "{md}"
     );
-    let gated = figeval(&[
+    expect(&[
         "compare",
         &base,
         &better,
         &worse,
         "--fail-on-regression",
         "prose",
-    ]);
-    assert_eq!(code(&gated), 1, "{}", stderr(&gated));
-    assert!(
-        stderr(&gated).contains(&format!("{worse}: prose (page_hit_at_3")),
-        "{}",
-        stderr(&gated)
-    );
-    assert!(
-        !stderr(&gated).contains(&format!("{better}: prose")),
-        "{}",
-        stderr(&gated)
-    );
+    ])
+    .exit(1)
+    .stderr_has(&format!("{worse}: prose (page_hit_at_3"))
+    .stderr_lacks(&format!("{better}: prose"));
 }
 
 /// Before and after reports of one locate item per entry: `before_hits[i]` and `after_hits[i]`
@@ -834,17 +746,17 @@ fn hits_but(n: usize, misses: usize) -> Vec<bool> {
 fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_it_noise() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 1));
-    let plain = figeval(&["compare", &b, &a, "--fail-on-regression", "overall"]);
-    assert_eq!(code(&plain), 1, "--fail-on-regression keeps its meaning");
-    let o = figeval(&[
+    // --fail-on-regression keeps its meaning.
+    expect(&["compare", &b, &a, "--fail-on-regression", "overall"]).exit(1);
+    let o = expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-significant-regression",
         "overall:page_hit_at_3",
     ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let t = stdout(&o);
+    o.exit(0);
+    let t = o.stdout();
     assert!(
         t.contains(
             "Significance gate: exact two-sided McNemar test on the paired items, p Holm-adjusted \
@@ -863,7 +775,7 @@ fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_
         t.contains("held: no significant drop; 1 drop(s) within noise"),
         "{t}"
     );
-    assert!(!stderr(&o).contains("tripped"), "{}", stderr(&o));
+    o.stderr_lacks("tripped");
 }
 
 #[test]
@@ -872,31 +784,29 @@ fn the_significance_gate_trips_on_a_significant_drop_holm_adjusted_across_the_ga
     // 10 of 33 lost, none gained: p = 2/1024 for each of the three page metrics;
     // figure_chunk_at_3 falls the same way (every match is a figure chunk): Holm × 4.
     let (b, a) = hit_reports(dir.path(), &hits_but(33, 0), &hits_but(33, 10));
-    let o = figeval(&[
+    let o = expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-significant-regression",
         "locate",
     ]);
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(
-            "figeval: significant regression gate tripped: locate · page_hit_at_3 (-0.3030, \
-             exact McNemar p 0.0020, Holm 0.0078)"
-        ),
-        "{}",
-        stderr(&o)
+    o.exit(1).stderr_has(
+        "figeval: significant regression gate tripped: locate · page_hit_at_3 (-0.3030, \
+             exact McNemar p 0.0020, Holm 0.0078)",
     );
-    let js: Value = serde_json::from_str(&stdout(&figeval(&[
-        "compare",
-        &b,
-        &a,
-        "--format",
-        "json",
-        "--fail-on-significant-regression",
-        "locate",
-    ])))
+    let js: Value = serde_json::from_str(
+        &expect(&[
+            "compare",
+            &b,
+            &a,
+            "--format",
+            "json",
+            "--fail-on-significant-regression",
+            "locate",
+        ])
+        .stdout(),
+    )
     .unwrap();
     let gate = &js["significance_gate"];
     assert_eq!(
@@ -907,19 +817,15 @@ fn the_significance_gate_trips_on_a_significant_drop_holm_adjusted_across_the_ga
     assert_eq!(gate["checks"].as_array().unwrap().len(), 4);
     assert_eq!(gate["checks"][0]["finding"], "significant_drop");
     assert!(gate["checks"][0]["delta_ci"].is_array());
-    let o = figeval(&[
+    let o = expect(&[
         "compare",
         &b,
         &a,
         "--fail-on-significant-regression",
         "prose",
     ]);
-    assert_eq!(code(&o), 2, "a scope neither report has");
-    assert!(
-        stderr(&o).contains("--fail-on-significant-regression names prose that neither report has"),
-        "{}",
-        stderr(&o)
-    );
+    o.exit(2)
+        .stderr_has("--fail-on-significant-regression names prose that neither report has");
 }
 
 #[test]
@@ -927,13 +833,13 @@ fn where_the_interval_excludes_zero_but_mcnemar_does_not_reach_005_one_line_says
     let dir = tempfile::tempdir().unwrap();
     // 5 of 5 gained: Newcombe's interval excludes 0, the exact McNemar p is 0.0625.
     let (b, a) = hit_reports(dir.path(), &hits_but(5, 5), &hits_but(5, 0));
-    let t = stdout(&figeval(&["compare", &b, &a]));
+    let t = expect(&["compare", &b, &a]).stdout();
     let line = "  note: page_hit_at_3: the delta's 95% CI +0.39 to +1.00 excludes 0 but the exact \
                 McNemar p is 0.0625 (not below 0.05); the significance gate follows the McNemar \
                 test\n";
     assert!(t.contains(line), "{t}");
     let js: Value =
-        serde_json::from_str(&stdout(&figeval(&["compare", &b, &a, "--format", "json"]))).unwrap();
+        serde_json::from_str(&expect(&["compare", &b, &a, "--format", "json"]).stdout()).unwrap();
     assert_eq!(
         js["scopes"][0]["metrics"][0]["disagreement"],
         "interval_excludes_zero"
@@ -948,7 +854,7 @@ fn summary_file_appends_the_markdown_comparison_whatever_the_format() {
     std::fs::write(&summary, "# earlier step\n").unwrap();
     let s = summary.to_str().unwrap();
     for format in ["json", "text"] {
-        let o = figeval(&[
+        let o = expect(&[
             "compare",
             &b,
             &a,
@@ -959,7 +865,7 @@ fn summary_file_appends_the_markdown_comparison_whatever_the_format() {
             "--fail-on-significant-regression",
             "overall",
         ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        o.exit(0);
     }
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(
@@ -972,19 +878,14 @@ fn summary_file_appends_the_markdown_comparison_whatever_the_format() {
         md.contains("| overall · page\\_hit\\_at\\_3 | -0.0303 | -0.15 to +0.08 | 1 | 0 | 1.0000 | 1.0000 | within noise |"),
         "{md}"
     );
-    let o = figeval(&[
+    let o = expect(&[
         "compare",
         &b,
         &a,
         "--summary-file",
         dir.path().to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 4, "a folder cannot be appended to");
-    assert!(
-        stderr(&o).contains("cannot append the summary to"),
-        "{}",
-        stderr(&o)
-    );
+    o.exit(4).stderr_has("cannot append the summary to");
 }
 
 #[test]
@@ -994,7 +895,7 @@ fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run
     let broken_dir = dir.path().join("b");
     std::fs::create_dir(&broken_dir).unwrap();
     let (_, broken) = hit_reports(&broken_dir, &hits_but(33, 0), &hits_but(33, 12));
-    let o = figeval(&[
+    let o = expect(&[
         "compare",
         &base,
         &noisy,
@@ -1002,16 +903,12 @@ fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run
         "--fail-on-significant-regression",
         "overall:page_hit_at_3",
     ]);
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains(&format!(
+    o.exit(1)
+        .stderr_has(&format!(
             "significant regression gate tripped: {broken}: overall · page_hit_at_3"
-        )),
-        "{err}"
-    );
-    assert!(!err.contains(&format!("{noisy}: overall")), "{err}");
-    let t = stdout(&o);
+        ))
+        .stderr_lacks(&format!("{noisy}: overall"));
+    let t = o.stdout();
     assert!(t.contains("across the 2 gated test(s)"), "{t}");
     assert!(
         t.contains(&format!("{noisy}: overall · page_hit_at_3: -0.0303")),

@@ -822,8 +822,7 @@ mod tests {
     /// A one-page scan of the Octave manual's page 332 (Figure 15.1), made with pdftoppm and
     /// img2pdf in `dir`.
     fn scanned_page(dir: &Path) -> PathBuf {
-        let manual = std::env::var("OCTAVE_PDF")
-            .unwrap_or_else(|_| "/usr/share/doc/octave/octave.pdf".into());
+        let manual = testkit::manual::require();
         let image = dir.join("p332");
         let status = Command::new("pdftoppm")
             .args([
@@ -837,7 +836,7 @@ mod tests {
                 "-jpeg",
                 "-singlefile",
             ])
-            .arg(&manual)
+            .arg(manual)
             .arg(&image)
             .status()
             .unwrap();

@@ -7,47 +7,29 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::*;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use testkit::refsearch::Server;
+use tokio::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_refsearch");
 
 fn refsearch(args: &[&str]) -> Command {
     let mut command = Command::new(BIN);
-    command
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+    command.args(args).stdin(Stdio::null()).kill_on_drop(true);
     command
 }
 
-/// Reads stderr lines until `listening on`; returns all lines read.
-async fn startup_lines(child: &mut Child) -> Vec<String> {
-    let stderr = child.stderr.take().expect("piped stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let mut seen = Vec::new();
-    let read = async {
-        while let Some(line) = lines.next_line().await.expect("read stderr") {
-            let done = line.contains("listening on");
-            seen.push(line);
-            if done {
-                break;
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(120), read)
-        .await
-        .expect("refsearch prints `listening on` within 120 s");
-    seen
+/// Starts refsearch with `args` and waits until it listens; it is stopped when dropped.
+fn started(args: &[&str]) -> Server {
+    let mut command = std::process::Command::new(BIN);
+    command.args(args);
+    Server::start(&mut command, |_| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[tokio::test]
 async fn the_binary_prints_its_two_startup_lines_serves_the_real_port_and_stops_on_sigterm() {
     let pdf = manual_pdf();
     let pdf = pdf.to_str().unwrap();
-    let mut child = refsearch(&[
+    let mut server = started(&[
         "--pdf",
         pdf,
         "--corpus-id",
@@ -56,10 +38,8 @@ async fn the_binary_prints_its_two_startup_lines_serves_the_real_port_and_stops_
         "127.0.0.1:0",
         "--chunking",
         "section",
-    ])
-    .spawn()
-    .expect("start refsearch");
-    let lines = startup_lines(&mut child).await;
+    ]);
+    let lines = &server.lines;
     assert_eq!(lines.len(), 2, "{lines:?}");
 
     let indexed = lines[0]
@@ -95,16 +75,9 @@ async fn the_binary_prints_its_two_startup_lines_serves_the_real_port_and_stops_
     assert_eq!(health["chunks"], chunks);
     assert_eq!(health["chunking"], "section");
 
-    let pid = child.id().expect("running").to_string();
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
-    let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
-        .await
-        .expect("refsearch exits within 15 s of SIGTERM")
-        .expect("wait");
+    let status = server
+        .terminate(Duration::from_secs(15))
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(status.success(), "graceful shutdown exits 0, got {status}");
 }
 
@@ -130,10 +103,8 @@ async fn with_figures_off_the_figure_notes_are_checked_no_figure_chunk_is_built_
     let pdf = manual_pdf();
     let notes = repo_figure_notes();
     let notes = notes.to_str().unwrap();
-    let mut child = refsearch(&with_notes(pdf.to_str().unwrap(), "off", notes))
-        .spawn()
-        .expect("start refsearch");
-    let lines = startup_lines(&mut child).await;
+    let server = started(&with_notes(pdf.to_str().unwrap(), "off", notes));
+    let lines = &server.lines;
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
         lines[0].contains(" chunks (0 figures, chunking page) from "),
@@ -181,7 +152,6 @@ async fn with_figures_off_the_figure_notes_are_checked_no_figure_chunk_is_built_
             .all(|m| m["metadata"]["chunk_kind"] == "text"),
         "no figure chunk is served with figures off"
     );
-    child.kill().await.expect("stop refsearch");
 }
 
 async fn failed_startup(args: &[&str]) -> String {

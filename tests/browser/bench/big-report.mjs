@@ -18,8 +18,8 @@
 // < 200 ms on average, and every single filter change under 200 ms too. Exit 0 PASS, 1 FAIL,
 // 2 cannot run.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { serveDist, launch, openApp, scratch, OCTAVE_PDF } from '../support.mjs';
+import { readFileSync } from 'node:fs';
+import { serveDist, launch, openApp, scratch, OCTAVE_PDF, manualMissing } from '../support.mjs';
 import {
   ITEMS, RUNS, requireTools, inputs, runFigeval, best, mean, ms, list, machine, verdict, PAGE_HELPERS,
 } from './lib.mjs';
@@ -27,7 +27,7 @@ import {
 const FIRST_TABLE_MAX = 2000;
 const CHANGE_MAX = 200;
 // Filter with the Octave manual open (set BENCH_PDF=0 to filter without it).
-const withPdf = process.env.BENCH_PDF !== '0' && existsSync(OCTAVE_PDF);
+const withPdf = process.env.BENCH_PDF !== '0' && !manualMissing();
 
 requireTools();
 const input = inputs();

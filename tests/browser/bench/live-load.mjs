@@ -43,7 +43,7 @@
 //   REFSEARCH_BIN       the refsearch binary (required)
 //   GEN_QUESTIONS_BIN   figeval-bench's gen-questions (default: next to FIGEVAL_BIN, then
 //                       <repo>/target/release)
-//   OCTAVE_PDF          the Octave manual (default /usr/share/doc/octave/octave.pdf)
+//   FIGEVAL_OCTAVE_PDF  the Octave manual (default /usr/share/doc/octave/octave.pdf)
 //   BENCH_QUESTIONS     questions of the load runs (default 500)
 //   BENCH_BASELINE      questions of the baseline run (default 100)
 //   BENCH_REPEATS       load runs in the same page (default 5, at least 4)
@@ -53,7 +53,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-  REFSEARCH_BIN, OCTAVE_PDF, startRefsearch, serveDist, launch, openApp, setField,
+  REFSEARCH_BIN, manualMissing, startRefsearch, serveDist, launch, openApp, setField,
   readGroupTable, assertTableMatchesReport, figevalReport, scratch,
 } from '../support.mjs';
 import { benchBin, cannotRun, requireTools, machine, verdict, mean, ms, PAGE_HELPERS } from './lib.mjs';
@@ -75,7 +75,7 @@ const NODES_MAX = 1.05; // DOM nodes
 // --- tools ----------------------------------------------------------------------------------
 requireTools();
 if (!(REFSEARCH_BIN && existsSync(REFSEARCH_BIN))) cannotRun('REFSEARCH_BIN is not set to the refsearch binary (cargo build --release -p refsearch)');
-if (!existsSync(OCTAVE_PDF)) cannotRun(`no Octave manual at ${OCTAVE_PDF} (set OCTAVE_PDF)`);
+if (manualMissing()) cannotRun(manualMissing());
 const genBin = benchBin('gen-questions', 'GEN_QUESTIONS_BIN');
 if (!(QUESTIONS > BASELINE && BASELINE >= CHECKPOINT && REPEATS >= 4)) {
   cannotRun(`need BENCH_QUESTIONS (${QUESTIONS}) > BENCH_BASELINE (${BASELINE}) >= ${CHECKPOINT}, and BENCH_REPEATS (${REPEATS}) >= 4`);

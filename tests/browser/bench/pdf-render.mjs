@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { scratch, serveDist, launch, openApp, loadBundled, setField, searchBody, DIST, OCTAVE_PDF, OCTAVE_DATASET } from '../support.mjs';
+import { scratch, serveDist, launch, openApp, loadBundled, setField, searchBody, DIST, OCTAVE_PDF, OCTAVE_DATASET, manualMissing } from '../support.mjs';
 import { RUNS, best, ms, list, machine, verdict, cannotRun } from './lib.mjs';
 
 const FIRST_MAX = 3000;
@@ -25,7 +25,7 @@ const PAGES = Array.from({ length: 100 }, (_, i) => 300 + i);
 const WIDTH = 168; // pdfview.mjs draws thumbnails at twice their 84 CSS px
 
 if (!existsSync(path.join(DIST, 'pdfview.mjs'))) cannotRun(`no built app with the renderer at ${DIST} (trunk build --offline --release)`);
-if (!existsSync(OCTAVE_PDF)) cannotRun(`no Octave manual at ${OCTAVE_PDF} (set OCTAVE_PDF)`);
+if (manualMissing()) cannotRun(manualMissing());
 try { execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' }); } catch { cannotRun('no pdftoppm (poppler-utils) for the baseline'); }
 
 /** Resident memory (KB) of every process below this one: the browser and its children. */

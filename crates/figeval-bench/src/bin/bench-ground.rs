@@ -41,7 +41,7 @@ fn usage() -> ! {
 fn parse_args() -> Options {
     let mut o = Options {
         runs: 3,
-        pdf: PathBuf::from("/usr/share/doc/octave/octave.pdf"),
+        pdf: testkit::manual::path(),
         dataset: workspace_root().join("data/eval_datasets/octave-manual-figures.json"),
         figeval: None,
     };

@@ -16,7 +16,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use figeval_bench::jsondiff::first_difference;
 use figeval_bench::measure::run_measured;
-use figeval_bench::server::{live_binaries, Server, ServerFlags, ServerOptions};
+use figeval_bench::server::{self, live_binaries, ServerFlags, ServerOptions};
 use figeval_bench::{verdict, work_dir, workspace_root};
 
 /// The speedup concurrency 8 must reach over concurrency 1.
@@ -101,7 +101,7 @@ fn run() -> Result<bool, String> {
     let o = parse_args();
     let (figeval, refsearch) = live_binaries("bench-live", o.server.refsearch.as_deref())?;
     println!("  dataset:   {}", o.dataset.display());
-    let server = Server::start(
+    let server = server::start(
         &refsearch,
         &ServerOptions {
             latency_ms: o.latency_ms,

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use figeval_bench::measure::{launcher_command, run_via_launcher};
 use figeval_bench::procfs::{open_fds, peak_between, rss_bytes, Sample, Sampler};
 use figeval_bench::questions;
-use figeval_bench::server::{live_binaries, Server, ServerFlags};
+use figeval_bench::server::{self, live_binaries, Server, ServerFlags};
 use figeval_bench::{sibling, verdict, work_dir};
 use serde_json::Value;
 
@@ -541,7 +541,7 @@ fn run() -> Result<bool, String> {
         pages.len(),
         o.questions
     );
-    let mut server = Server::start(&refsearch, &o.server.options)?;
+    let mut server = server::start(&refsearch, &o.server.options)?;
     let mut ok = true;
     if o.only != Only::Soak {
         ok &= part_run(&o, &launcher, &figeval, &mut server, &full)?;

@@ -12,8 +12,8 @@ use figeval_bench::questions;
 fn main() -> ExitCode {
     let mut count: Option<usize> = None;
     let mut out: Option<PathBuf> = None;
-    let mut pdf = PathBuf::from("/usr/share/doc/octave/octave.pdf");
-    let mut corpus_id = String::from("octave-manual");
+    let mut pdf = testkit::manual::path();
+    let mut corpus_id = String::from(testkit::manual::CORPUS_ID);
     let mut args = std::env::args().skip(1);
     let usage = || {
         eprintln!("usage: gen-questions --count N --out FILE [--pdf P] [--corpus-id ID]");

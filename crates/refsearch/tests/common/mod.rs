@@ -13,26 +13,18 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 /// The corpus id the test servers serve.
-pub const CORPUS_ID: &str = "octave-manual";
+pub const CORPUS_ID: &str = testkit::manual::CORPUS_ID;
 
 /// Physical pages of the GNU Octave 7.3.0 manual.
-pub const MANUAL_PAGES: usize = 1158;
+pub const MANUAL_PAGES: usize = testkit::manual::PAGES;
 
 /// `Figure N.M:` captions in the manual.
 pub const MANUAL_FIGURES: usize = 29;
 
-/// The manual's path; a missing manual fails the test (it never skips).
+/// The manual's path (`FIGEVAL_OCTAVE_PDF`, checked once); a missing or different manual fails
+/// the test (it never skips).
 pub fn manual_pdf() -> PathBuf {
-    let path = std::env::var_os("REFSEARCH_TEST_PDF")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/doc/octave/octave.pdf"));
-    assert!(
-        path.is_file(),
-        "the GNU Octave manual is missing at {}: install it with `apt-get install octave-doc` \
-         (and poppler-utils), or point REFSEARCH_TEST_PDF at it",
-        path.display()
-    );
-    path
+    testkit::manual::require().to_path_buf()
 }
 
 /// The manual's page text, extracted once per test binary.

@@ -1,0 +1,20 @@
+//! What the workspace's tests, benchmarks and tasks share, so each exists once:
+//!
+//! - [`manual`]: where the GNU Octave manual is (`FIGEVAL_OCTAVE_PDF`) and whether it is the
+//!   exact PDF the tests are written for (its SHA-256);
+//! - [`refsearch`]: starting `refsearch` and reading its `listening on` line;
+//! - [`expect`]: running a command and checking its exit status and output, with the
+//!   command's stderr in every failure.
+//!
+//! It depends on nothing of the workspace: `refsearch` takes it as a dev-dependency and must
+//! never depend on `figeval`. The browser tests have the same pieces in
+//! `tests/browser/support.mjs`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod expect;
+pub mod manual;
+pub mod refsearch;
+
+pub use expect::{expect, Outcome};
