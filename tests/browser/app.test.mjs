@@ -1,27 +1,17 @@
 // The app on its own (no deployment, no CLI): it loads under its Content-Security-Policy,
 // renders hostile text as text, lists dataset errors, and round-trips share links.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import {
-  DIST, REPO, missing, dropFile, serveDist, launch, openApp, loadBundled, setField, readGroupTable, searchBody,
+  DIST, REPO, missing, dropFile, serveDist, appHarness, openApp, loadBundled, setField, readGroupTable, searchBody,
 } from './support.mjs';
 
 const skip = missing() || false;
-let site, browser;
-
-before(async () => {
-  if (skip) return;
-  site = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const h = appHarness(skip);
 
 const HOSTILE = '<img src=x onerror="window.__xss=1"> Which <b>figure</b> shows <script>window.__xss=2</script>?';
 
@@ -63,7 +53,7 @@ test('the built page has no inline script and declares the CSP', { skip }, () =>
 });
 
 test('the app loads under its CSP with no violation and no console error', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await page.waitForSelector('[data-testid=dataset-status]');
   const violations = await page.evaluate(() => window.__cspViolations || []);
   assert.deepEqual(violations, []);
@@ -72,7 +62,7 @@ test('the app loads under its CSP with no violation and no console error', { ski
 });
 
 test('markup in a question, a figure ref, a chunk id or a summary stays text', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await scoreHostile(page);
   const row = page.locator('[data-testid=item-row]').first();
   assert.equal(await row.getAttribute('data-question'), HOSTILE);
@@ -93,7 +83,7 @@ test('markup in a question, a figure ref, a chunk id or a summary stays text', {
 });
 
 test('every dataset error is listed, worded by figeval', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await setField(page, 'dataset-input', JSON.stringify({
     corpus_id: 'x', extra: 1,
     items: [
@@ -116,11 +106,11 @@ test('every dataset error is listed, worded by figeval', { skip }, async () => {
 });
 
 test('a share link opens the same report in a fresh page', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   const table = await scoreHostile(page);
   const link = await page.locator('[data-testid=share-link]').inputValue();
-  assert.ok(link.startsWith(site.url + '#report='), link.slice(0, 80));
-  const other = await openApp(browser, link);
+  assert.ok(link.startsWith(h.site.url + '#report='), link.slice(0, 80));
+  const other = await openApp(h.browser, link);
   assert.deepEqual(await readGroupTable(other), table);
   const rows = await other.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
   assert.deepEqual(rows, [HOSTILE, 'A plain question?', 'A prose question?']);
@@ -136,7 +126,7 @@ test('a corrupt or oversized share link shows a message, never a crash', { skip 
     ['#report=AAAA', /damaged|does not hold a figeval report/],
     ['#report=' + 'A'.repeat((1 << 20) + 10), /too large for a link/],
   ]) {
-    const page = await openApp(browser, site.url + fragment);
+    const page = await openApp(h.browser, h.site.url + fragment);
     const banner = page.locator('[data-testid=error-banner]');
     await banner.waitFor();
     assert.match(await banner.textContent(), /This share link cannot be opened/);
@@ -153,7 +143,7 @@ const linkReport = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#
 const reportLink = (url, report) => `${url}#report=${deflateRawSync(Buffer.from(JSON.stringify(report))).toString('base64url')}`;
 
 test('a report whose numbers contradict its items is refused with a banner naming the disagreement', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await scoreHostile(page);
   const report = linkReport(await page.locator('[data-testid=share-link]').inputValue());
   // The issue's reproduction: a hit count no item supports, with a rate to match it.
@@ -179,7 +169,7 @@ test('a report whose numbers contradict its items is refused with a banner namin
     [tampered, expected],
     [group, `by_group.locate.page_hit_at_3_hits is 999 but per_item gives ${report.by_group.locate.page_hit_at_3_hits}`],
   ]) {
-    const linked = await openApp(browser, reportLink(site.url, r));
+    const linked = await openApp(h.browser, reportLink(h.site.url, r));
     const b = linked.locator('[data-testid=error-banner]');
     await b.waitFor();
     assert.match(await b.textContent(), /This share link cannot be opened/);
@@ -191,13 +181,13 @@ test('a report whose numbers contradict its items is refused with a banner namin
 });
 
 test('a report without per-item records opens with a visible warning that it cannot be checked', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   const table = await scoreHostile(page);
   assert.equal(await page.locator('[data-testid=unchecked-warning]').count(), 0, 'a checked report has no warning');
   const bare = linkReport(await page.locator('[data-testid=share-link]').inputValue());
   delete bare.per_item;
   await page.context().close();
-  const linked = await openApp(browser, reportLink(site.url, bare));
+  const linked = await openApp(h.browser, reportLink(h.site.url, bare));
   const warning = linked.locator('[data-testid=unchecked-warning]');
   await warning.waitFor();
   assert.match(await warning.textContent(), /per_item is empty or missing\), so its numbers cannot be checked/);
@@ -208,7 +198,7 @@ test('a report without per-item records opens with a visible warning that it can
 });
 
 test('top_k below 5 is refused with the reason', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await setField(page, 'top-k', '3');
   const error = page.locator('[data-testid=settings-error][data-field=top_k]');
   assert.match(await error.textContent(), /at least 5, not 3: page_hit_at_5 reads rank 5/);
@@ -219,7 +209,7 @@ test('top_k below 5 is refused with the reason', { skip }, async () => {
 });
 
 test('the settings are remembered across visits', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await setField(page, 'base-url', 'http://127.0.0.1:9/api');
   await setField(page, 'concurrency', '2');
   await page.reload();
@@ -230,7 +220,7 @@ test('the settings are remembered across visits', { skip }, async () => {
 });
 
 test('a capture that cannot be scored shows figeval\'s capture errors', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await setField(page, 'dataset-input', JSON.stringify(hostileDataset()));
   await setField(page, 'responses-input', '{"query": "A plain question?", "matches": [1]}\nnot json\n');
   await page.click('[data-testid=score-offline]');
@@ -245,7 +235,7 @@ test('a capture that cannot be scored shows figeval\'s capture errors', { skip }
 test('a dataset loads from a dropped file and from a URL', { skip }, async () => {
   const data = await serveDist(path.join(REPO, 'data/eval_datasets'));
   try {
-    const page = await openApp(browser, site.url);
+    const page = await openApp(h.browser, h.site.url);
     const d = hostileDataset();
     await dropFile(page, '[data-testid=dataset-input]', 'dropped.json', JSON.stringify(d));
     await page.waitForFunction(() => document.querySelector('.muted.small')?.textContent.includes('dropped.json'));
@@ -263,7 +253,7 @@ test('a dataset loads from a dropped file and from a URL', { skip }, async () =>
 });
 
 test('dropped responses are scored like pasted ones', { skip }, async () => {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await setField(page, 'dataset-input', JSON.stringify(hostileDataset()));
   const pasted = await scoreHostile(page);
   await page.click('[data-testid=tab-workbench]');

@@ -2,25 +2,15 @@
 // went wrong, what was received is kept (and downloadable as a capture), and resume asks only
 // for the rest. Uses small fake deployments on 127.0.0.1; no refsearch, no CLI.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  missing, serveDist, launch, openApp, setField, readGroupTable, fakeDeployment, searchBody,
+  missing, appHarness, openApp, setField, readGroupTable, fakeDeployment, searchBody,
 } from './support.mjs';
 
 const skip = missing() || false;
-let site, browser;
-
-before(async () => {
-  if (skip) return;
-  site = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const h = appHarness(skip);
 
 const DATASET = {
   corpus_id: 'demo',
@@ -53,7 +43,7 @@ test('a 500 stops the run with the status, the body and the question; resume ask
     ? { status: 500, body: `boom: the index is gone ${'x'.repeat(600)}`, contentType: 'text/plain' }
     : good(body, DATASET.items.findIndex((it) => it.question === body.query) + 1)));
   try {
-    const page = await openApp(browser, site.url, { acceptDownloads: true });
+    const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
     await prepare(page, dep.url);
     await page.click('[data-testid=run-live]');
     const text = await bannerText(page);
@@ -106,7 +96,7 @@ for (const [what, reply, expected] of [
   test(`${what} stops the run and says so`, { skip }, async () => {
     const dep = await fakeDeployment(reply);
     try {
-      const page = await openApp(browser, site.url);
+      const page = await openApp(h.browser, h.site.url);
       await prepare(page, dep.url);
       await page.click('[data-testid=run-live]');
       const text = await bannerText(page);
@@ -132,7 +122,7 @@ test('a deployment that does not answer in time times out', { skip }, async () =
   });
   await new Promise((r) => hang.listen(0, '127.0.0.1', r));
   try {
-    const page = await openApp(browser, site.url);
+    const page = await openApp(h.browser, h.site.url);
     await prepare(page, `http://127.0.0.1:${hang.address().port}/api`, { timeout: '0.5' });
     await page.click('[data-testid=run-live]');
     assert.match(await bannerText(page), /no response from .* within 0\.5 s/);
@@ -148,7 +138,7 @@ test('an unreachable deployment is a loud failure, retried first', { skip }, asy
   const dep = await fakeDeployment(() => ({ status: 200, body: {} }));
   const url = dep.url;
   await dep.stop(); // nothing listens there any more
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await prepare(page, url, { retries: '1' });
   await page.click('[data-testid=run-live]');
   const text = await bannerText(page);

@@ -6,17 +6,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  OCTAVE_DATASET, missing, serveDist, launch, figevalReport, startRefsearch, scratch,
+  OCTAVE_DATASET, missing, appHarness, figevalReport, startRefsearch, scratch,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, refsearch: true }) || false;
-let site, browser, tmp;
+const h = appHarness(skip);
+let tmp;
 const reports = {};
 
 before(async () => {
   if (skip) return;
-  site = await serveDist();
-  browser = await launch();
   tmp = scratch();
   // The demo's pair: the same refsearch command but for --figures.
   await Promise.all(['off', 'on'].map(async (figures) => {
@@ -30,8 +29,6 @@ before(async () => {
   }));
 });
 after(async () => {
-  await browser?.close();
-  await site?.stop();
   tmp?.remove();
 });
 
@@ -91,9 +88,9 @@ function tableProblems(page, root, wide) {
 }
 
 async function openAt(width) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await h.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await page.goto(site.url);
+  await page.goto(h.site.url);
   await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
   return page;
 }

@@ -6,27 +6,24 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, readGroupTable,
   assertTableMatchesReport, figevalReport, startRefsearch, scratch,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, refsearch: true }) || false;
-let site, browser, tmp;
+const h = appHarness(skip);
+let tmp;
 
 before(async () => {
   if (skip) return;
-  site = await serveDist();
-  browser = await launch();
   tmp = scratch();
 });
 after(async () => {
-  await browser?.close();
-  await site?.stop();
   tmp?.remove();
 });
 
 async function runInPage(baseUrl, { topK = '5', cacheMode = 'bypass', concurrency = '4' } = {}) {
-  const page = await openApp(browser, site.url, { acceptDownloads: true });
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
   await loadBundled(page, 'octave-manual-figures');
   await setField(page, 'base-url', baseUrl);
   await setField(page, 'top-k', topK);

@@ -6,24 +6,21 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, readGroupTable,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, readGroupTable,
   assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies, rateText, signed,
   deltaIntervalText, intervalData, intervalText, fixed,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
-let site, browser, tmp;
+const h = appHarness(skip);
+let tmp;
 const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 
 before(async () => {
   if (skip) return;
-  site = await serveDist();
-  browser = await launch();
   tmp = scratch();
 });
 after(async () => {
-  await browser?.close();
-  await site?.stop();
   tmp?.remove();
 });
 
@@ -36,7 +33,7 @@ const forms = {
 };
 
 async function scoreInPage(text, { allowMissing = false } = {}) {
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await loadBundled(page, 'octave-manual-figures');
   await setField(page, 'responses-input', text);
   if (allowMissing) await page.check('[data-testid=allow-missing]');
@@ -97,7 +94,7 @@ test('a report file written by figeval opens with its numbers', { skip }, async 
   const capture = tmp.file('r.jsonl', forms['bare bodies, one per line'](bodies()));
   const out = `${tmp.dir}/report.json`;
   const cli = await figevalReport(['score', '--responses', capture, '--dataset', OCTAVE_DATASET, '--out', out]);
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await page.setInputFiles('[data-testid=report-input]', out);
   assertTableMatchesReport(assert, await readGroupTable(page), cli);
   await page.context().close();
@@ -111,7 +108,7 @@ test('compare shows the rates with their intervals, the deltas with their paired
   const r = await figeval(['compare', beforeFile, afterFile, '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const cli = JSON.parse(r.stdout);
-  const page = await openApp(browser, site.url);
+  const page = await openApp(h.browser, h.site.url);
   await page.click('[data-testid=tab-compare]');
   await page.setInputFiles('[data-testid=compare-before-input]', beforeFile);
   await page.setInputFiles('[data-testid=compare-after-input]', afterFile);

@@ -7,22 +7,19 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  OCTAVE_DATASET, missing, serveDist, launch, openApp, loadBundled, setField, scratch,
+  OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, scratch,
 } from './support.mjs';
 
 const skip = missing() || false;
-let site, browser, tmp;
+const h = appHarness(skip);
+let tmp;
 const dataset = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 
 before(async () => {
   if (skip) return;
-  site = await serveDist();
-  browser = await launch();
   tmp = scratch();
 });
 after(async () => {
-  await browser?.close();
-  await site?.stop();
   tmp?.remove();
 });
 
@@ -45,7 +42,7 @@ function bodies() {
 }
 
 test('a scored capture shows what each ranked match said, as text, cut at 300 characters', { skip }, async () => {
-  const page = await openApp(browser, site.url, { acceptDownloads: true });
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
   await loadBundled(page, 'octave-manual-figures');
   await setField(page, 'responses-input', bodies().map((b) => JSON.stringify(b)).join('\n'));
   await page.click('[data-testid=score-offline]');

@@ -66,7 +66,6 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
         }
         "octave-doc" => testkit::manual::path().exists(),
         "chromium" => Path::new("/usr/bin/chromium").exists(),
-        "chromium-driver" => Path::new("/usr/bin/chromedriver").exists(),
         "tesseract-ocr" => answers("tesseract", &["--version"]).is_some(),
         "tesseract-ocr-eng" => {
             Path::new("/usr/share/tesseract-ocr/5/tessdata/eng.traineddata").exists()
@@ -99,8 +98,8 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
     apt(&args)
 }
 
-/// The wasm target, Trunk, wasm-bindgen-cli, cargo-fuzz, and `npm ci` of `tests/browser`
-/// (binaryen's wasm-opt and playwright-core).
+/// The wasm target, Trunk, wasm-bindgen-cli, cargo-fuzz, and `npm ci` of `web` (pdf.js and
+/// binaryen's wasm-opt) and of `tests/browser` (playwright-core and axe-core).
 pub fn web_tools() -> Result<(), String> {
     let installed = answers("rustup", &["target", "list", "--installed"]).unwrap_or_default();
     if !installed
@@ -134,14 +133,19 @@ pub fn web_tools() -> Result<(), String> {
         exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2", "--locked"]))
             .or_else(|_| exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2"])))?;
     }
-    let browser = sh::root().join("tests/browser");
-    if browser.join("package-lock.json").exists()
-        && !browser.join("node_modules/.bin/wasm-opt").exists()
-    {
-        exec(cmd(
-            "npm",
-            &["ci", "--no-audit", "--no-fund", "--prefix", "tests/browser"],
-        ))?;
+    // The app's packages (pdf.js, binaryen's wasm-opt), then the browser tests' (playwright-core,
+    // axe-core); each installed from its lock file when its first package is missing.
+    for (folder, marker) in [
+        ("web", "node_modules/pdfjs-dist/package.json"),
+        ("tests/browser", "node_modules/playwright-core/package.json"),
+    ] {
+        let dir = sh::root().join(folder);
+        if !dir.join(marker).exists() {
+            exec(cmd(
+                "npm",
+                &["ci", "--no-audit", "--no-fund", "--prefix", folder],
+            ))?;
+        }
     }
     Ok(())
 }

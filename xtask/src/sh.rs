@@ -130,9 +130,10 @@ pub fn cargo_bin() -> PathBuf {
         .join("bin")
 }
 
-/// PATH with the cargo bin folder and the npm tools of `tests/browser` in front.
+/// PATH with the cargo bin folder and the app's npm build tools (`web/node_modules/.bin`:
+/// binaryen's wasm-opt) in front.
 pub fn tool_path() -> String {
-    let mut parts = vec![root().join("tests/browser/node_modules/.bin"), cargo_bin()];
+    let mut parts = vec![root().join("web/node_modules/.bin"), cargo_bin()];
     if let Some(p) = std::env::var_os("PATH") {
         parts.extend(std::env::split_paths(&p));
     }

@@ -371,7 +371,9 @@ async fn section_chunks_span_pages_so_precise_and_plain_hits_differ() {
 
 #[tokio::test]
 async fn latency_is_slept_per_search_without_blocking_concurrent_ones() {
-    let latency = Duration::from_millis(400);
+    // Long enough that the five searches' own work, on a loaded 2-core machine, stays far below
+    // what sleeping one after another would add.
+    let latency = Duration::from_millis(1500);
     let server =
         TestServer::start_with_latency(options(Chunking::Page, false, vec![]), latency).await;
     let started = Instant::now();
@@ -381,14 +383,14 @@ async fn latency_is_slept_per_search_without_blocking_concurrent_ones() {
     assert!(results.iter().all(|m| !m.is_empty()));
     assert!(elapsed >= latency, "{elapsed:?}");
     assert!(
-        elapsed < latency * 4,
-        "5 searches of 400 ms took {elapsed:?}: they ran one after another"
+        elapsed < latency * 5,
+        "5 searches of {latency:?} took {elapsed:?}: they ran one after another"
     );
     let (_, response) = server
         .post_json(&json!({"query": "plot", "repo_id": CORPUS_ID}))
         .await;
     assert!(
-        response["latency_ms"].as_f64().unwrap() >= 400.0,
+        response["latency_ms"].as_f64().unwrap() >= 1500.0,
         "{}",
         response["latency_ms"]
     );
