@@ -2,7 +2,10 @@
 //!
 //! - `cargo xtask test`: installs what is missing on a fresh machine, then runs every check and
 //!   every test (format, lints, the wasm build of the core, unit, property, CLI, end-to-end and
-//!   browser tests) and closes with one `N passed, N failed` line.
+//!   browser tests) and closes with one `N passed, N failed` line. CI runs it.
+//! - `cargo xtask test --quick`: the contributor's loop, minutes on a warm build: the unit,
+//!   property, CLI and end-to-end Rust tests that need no browser, no fuzzing, no network and
+//!   no root (nothing is installed), with the same closing line.
 //! - `cargo xtask demo`: installs what is missing, starts `refsearch` on the Octave manual, runs
 //!   the eval with figures off and on, prints both summaries and the comparison, then serves
 //!   the browser app with the report open.
@@ -41,7 +44,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::all(),
-        Some("test") => test::run(),
+        Some("test") => test::run(&args[1..]),
         Some("paths") => paths::check_repository(),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),
@@ -49,7 +52,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test|paths|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test [--quick]|paths|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

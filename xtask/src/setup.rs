@@ -13,10 +13,25 @@ const WASM_BINDGEN: &str = "0.2.130";
 /// Everything: system packages, the Octave manual's check, the wasm target, Trunk,
 /// wasm-bindgen and the npm tools.
 pub fn all() -> Result<(), String> {
-    system_packages(&["poppler-utils", "octave-doc", "chromium", "chromium-driver"])?;
+    system_packages(&["poppler-utils", "octave-doc", "chromium"])?;
     system_packages(OCR_PACKAGES)?;
     octave_manual()?;
+    commit_hook()?;
     web_tools()
+}
+
+/// Points git at the repository's hooks (`.githooks/commit-msg`: a subject of at most 72
+/// characters), in a git checkout only.
+pub fn commit_hook() -> Result<(), String> {
+    if !sh::root().join(".git").exists() {
+        return Ok(());
+    }
+    let current = answers("git", &["config", "--get", "core.hooksPath"]).unwrap_or_default();
+    if current.trim() != ".githooks" {
+        exec(cmd("git", &["config", "core.hooksPath", ".githooks"]))?;
+        eprintln!("git hooks: core.hooksPath = .githooks (the commit-msg check)");
+    }
+    Ok(())
 }
 
 /// The packages the demo and the end-to-end tests need without the browser, and the manual's

@@ -49,9 +49,103 @@ impl Tally {
     }
 }
 
+/// `cargo xtask test` (everything) or `cargo xtask test --quick` (the fast loop).
+pub fn run(args: &[String]) -> Result<(), String> {
+    match args {
+        [] => run_all(),
+        [flag] if flag == "--quick" => run_quick(),
+        _ => Err(format!(
+            "unknown arguments {args:?}: cargo xtask test [--quick]"
+        )),
+    }
+}
+
+/// The end-to-end test targets `--quick` leaves out, and why: they need the network.
+const NEEDS_NETWORK: &[(&str, &str)] = &[(
+    "connectors",
+    "the LangServe and Hayhooks venv comes from PyPI",
+)];
+
+/// The fast loop: every unit, property, CLI and end-to-end Rust test that needs no browser, no
+/// fuzzing, no network and no root (nothing is installed; the Octave manual is only checked),
+/// closing with the same `N passed, N failed` line.
+fn run_quick() -> Result<(), String> {
+    paths::check_repository()?;
+    setup::octave_manual()?;
+    let mut tally = Tally::default();
+    let result = quick_steps(&mut tally);
+    println!(
+        "\nfigeval (quick): {} passed, {} failed",
+        tally.passed, tally.failed
+    );
+    result?;
+    if tally.passed == 0 {
+        return Err("no test ran".into());
+    }
+    Ok(())
+}
+
+fn quick_steps(tally: &mut Tally) -> Result<(), String> {
+    // The end-to-end tests start figeval and refsearch.
+    exec(cmd("cargo", &["build", "--workspace", "--bins"]))?;
+    let mut unit = cmd(
+        "cargo",
+        &[
+            "test",
+            "--workspace",
+            "--exclude",
+            "figeval-e2e",
+            "--no-fail-fast",
+        ],
+    );
+    unit.env("RUST_BACKTRACE", "1");
+    let unit_result = run_lines(unit, |l| tally.read(l));
+    let targets = e2e_targets()?;
+    let mut args = vec!["test", "-p", "figeval-e2e", "--no-fail-fast", "--lib"];
+    for t in &targets {
+        if NEEDS_NETWORK.iter().all(|(name, _)| name != t) {
+            args.extend(["--test", t]);
+        }
+    }
+    for (name, why) in NEEDS_NETWORK {
+        eprintln!("xtask: --quick leaves out tests/{name}.rs: {why}");
+    }
+    let mut e2e = cmd("cargo", &args);
+    e2e.env("RUST_BACKTRACE", "1");
+    let e2e_result = run_lines(e2e, |l| tally.read(l));
+    unit_result.and(e2e_result)
+}
+
+/// The test targets of `figeval-e2e` (tests/Cargo.toml), from `cargo metadata`.
+fn e2e_targets() -> Result<Vec<String>, String> {
+    let text = sh::stdout_of(cmd(
+        "cargo",
+        &["metadata", "--no-deps", "--format-version", "1"],
+    ))?;
+    let meta: serde_json::Value = serde_json::from_slice(&text)
+        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
+    let targets: Vec<String> = meta["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["name"] == "figeval-e2e")
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "test"))
+        })
+        .filter_map(|t| t["name"].as_str().map(String::from))
+        .collect();
+    if targets.is_empty() {
+        return Err("cargo metadata lists no test target of figeval-e2e".into());
+    }
+    Ok(targets)
+}
+
 /// Checks that the repository stands alone, installs what is missing, then runs everything;
 /// the first failing step stops the run.
-pub fn run() -> Result<(), String> {
+fn run_all() -> Result<(), String> {
     // First and cheap: a reference outside the repository fails on a fresh clone anyway.
     paths::check_repository()?;
     setup::all()?;
