@@ -5,7 +5,7 @@
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-use figeval::snippet::Snippet;
+use figeval::snippet::{self, Snippet};
 use figeval::trec::{self, TrecFiles};
 use figeval::{
     CaptureErrors, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig, Scored,
@@ -19,16 +19,13 @@ use crate::shared::Shared;
 pub type Said = Shared<Vec<Vec<Snippet>>>;
 
 /// A pairing that keeps what the matches said.
-fn pairing(dataset: &Dataset, config: ScoreConfig) -> Pairing<'_> {
-    let mut p = Pairing::new(dataset, config);
-    p.keep_snippets();
-    p
+fn pairing(dataset: &Dataset, config: ScoreConfig) -> Pairing<'_, Vec<Snippet>> {
+    Pairing::keeping(dataset, config, snippet::of_matches)
 }
 
 /// The report of what was scored (the core's one way to build it), and what the matches said.
-fn report(mut scored: Scored, run: RunInfo) -> (Report, Said) {
-    let said = Shared::new(std::mem::take(&mut scored.snippets));
-    (Report::build(scored, run), said)
+fn report((scored, said): (Scored, Vec<Vec<Snippet>>), run: RunInfo) -> (Report, Said) {
+    (Report::build(scored, run), Shared::new(said))
 }
 
 /// Scores a capture in any form of contract §6. The report's base URL, top_k and cache mode are
@@ -47,7 +44,7 @@ pub fn score_capture(
     let read = CaptureReader::read_str(pairing(dataset, config), text);
     let scored = read
         .pairing
-        .finish(allow_missing)
+        .finish_keeping(allow_missing)
         .map_err(|e| match read.cut_off {
             Some(cut) => format!("{e}\n(note: {cut})"),
             None => e.to_string(),
@@ -72,7 +69,7 @@ pub fn score_live<'a>(
     for line in lines {
         reader.feed_line(line);
     }
-    let scored = reader.end().pairing.finish(false)?;
+    let scored = reader.end().pairing.finish_keeping(false)?;
     Ok(report(scored, run))
 }
 

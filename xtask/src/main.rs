@@ -12,6 +12,8 @@
 //! - `cargo xtask setup`: only the installation step.
 //! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
 //!   (contract §11), which `test` runs first.
+//! - `cargo xtask circles`: only the check that no module of any crate uses, through a chain,
+//!   a module that uses it back (`circles.rs`), which `test` runs right after `paths`.
 //! - `cargo xtask ranx`: only the check of `figeval export` against ranx (PyPI, in a venv under
 //!   the target folder), which `test` runs after the cargo tests; needs `target/debug/figeval`.
 //! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
@@ -25,6 +27,7 @@
 
 use std::process::ExitCode;
 
+mod circles;
 mod demo;
 mod paths;
 mod ranx;
@@ -46,13 +49,14 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(),
         Some("test") => test::run(&args[1..]),
         Some("paths") => paths::check_repository(),
+        Some("circles") => circles::check_repository(),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),
         Some("bundle") => test::bundle_within_budget(&sh::root().join("dist")),
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test [--quick]|paths|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test [--quick]|paths|circles|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

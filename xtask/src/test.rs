@@ -2,7 +2,7 @@
 
 use crate::servers::Servers;
 use crate::sh::{self, cmd, exec, run_lines};
-use crate::{paths, ranx, setup};
+use crate::{circles, paths, ranx, setup};
 
 /// Pass and fail counts gathered from the test runners' own summary lines.
 #[derive(Default)]
@@ -71,6 +71,7 @@ const NEEDS_NETWORK: &[(&str, &str)] = &[(
 /// closing with the same `N passed, N failed` line.
 fn run_quick() -> Result<(), String> {
     paths::check_repository()?;
+    circles::check_repository()?;
     setup::octave_manual()?;
     let mut tally = Tally::default();
     let result = quick_steps(&mut tally);
@@ -148,6 +149,8 @@ fn e2e_targets() -> Result<Vec<String>, String> {
 fn run_all() -> Result<(), String> {
     // First and cheap: a reference outside the repository fails on a fresh clone anyway.
     paths::check_repository()?;
+    // As cheap: an import circle between modules fails before anything is built.
+    circles::check_repository()?;
     setup::all()?;
     let mut tally = Tally::default();
     let result = steps(&mut tally);

@@ -46,10 +46,10 @@ pub fn run(
 
 /// Reads the responses at `responses` (`-` for stdin) into `pairing`; a cut-off last line is
 /// noted on stderr. Returns what was read and the report's `run.source` name.
-pub fn read_responses<'d>(
+pub fn read_responses<'d, K>(
     responses: &Path,
-    pairing: Pairing<'d>,
-) -> Result<(CaptureRead<'d>, String), Failure> {
+    pairing: Pairing<'d, K>,
+) -> Result<(CaptureRead<'d, K>, String), Failure> {
     let (read, source) = if responses == Path::new("-") {
         let read = read_capture(io::stdin().lock(), pairing).map_err(|e| read_error("stdin", e))?;
         (read, "stdin".to_string())
@@ -75,10 +75,10 @@ fn read_error(what: impl std::fmt::Display, e: io::Error) -> Failure {
 
 /// Streams a capture through the core's reader, one buffer at a time (memory stays flat
 /// whatever the bodies weigh, for JSON Lines), and pairs it.
-pub fn read_capture<'d>(
+pub fn read_capture<'d, K>(
     mut reader: impl BufRead,
-    pairing: Pairing<'d>,
-) -> io::Result<CaptureRead<'d>> {
+    pairing: Pairing<'d, K>,
+) -> io::Result<CaptureRead<'d, K>> {
     let mut capture = CaptureReader::new(pairing);
     while capture.wants_more() {
         let chunk = reader.fill_buf()?;

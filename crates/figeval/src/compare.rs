@@ -11,11 +11,11 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::dataset::Group;
-use crate::decimal;
+use crate::decimal::{self, round4};
 use crate::report::{Report, Scope};
 use crate::score::{ItemRecord, Metric, PerMetric};
 use crate::stats::{min_significant_delta, newcombe_paired, Interval, PairedCounts};
-use crate::summary::{round4, Summary};
+use crate::summary::Summary;
 
 /// The reading guide printed with every comparison.
 pub const READING_GUIDE: [&str; 4] = [
@@ -485,9 +485,10 @@ fn scope(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::capture::Scored;
     use crate::dataset::Kind;
-    use crate::report::{CacheMode, RequestInfo, RunInfo};
+    use crate::report::RunInfo;
+    use crate::report::Scored;
+    use crate::request::{CacheMode, RequestInfo};
     use crate::score::ScoreConfig;
 
     /// A record of `q` in `group` that hits (at rank 1) or misses on every page metric.
@@ -523,7 +524,6 @@ pub(crate) mod tests {
                 },
                 records,
                 unscored: vec![],
-                snippets: vec![],
             },
             RunInfo::default(),
         )

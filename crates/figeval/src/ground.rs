@@ -608,8 +608,8 @@ fn prints_number(page: &str, number: u32) -> bool {
         .any(|l| l.split_whitespace().any(|w| w == number))
 }
 
-/// The pages both locate and content items expect, as a warning (also the dataset editor's,
-/// [`crate::editor`]).
+/// The pages both locate and content items expect, as a warning (the dataset editor, a layer
+/// up, gives the same one).
 pub(crate) fn shared_pages(items: &[Item]) -> Option<Warning> {
     let pages_of = |group: Group| -> BTreeSet<Page> {
         items

@@ -69,17 +69,16 @@ pub mod summary;
 pub mod trec;
 
 pub use caption::{find_captions, Caption, Label, LabelKind};
-pub use capture::{
-    CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing, Scored,
-};
+pub use capture::{CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing};
 pub use compare::{compare, Comparison, Gate};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
+pub use decimal::round4;
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
-pub use report::{CacheMode, Report, ReportError, RequestInfo, RunInfo, Scope};
-pub use request::{check_top_k, SearchRequest, MIN_TOP_K, TOP_K_REASON};
+pub use report::{Report, ReportError, RunInfo, Scope, Scored};
+pub use request::{check_top_k, CacheMode, RequestInfo, SearchRequest, MIN_TOP_K, TOP_K_REASON};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
 pub use score::{score_item, ItemRecord, Metric, PerMetric, ScoreConfig, TopRow};
-pub use summary::{round4, Summary};
+pub use summary::Summary;
 
 /// The version of this crate, recorded in every report's `run` object.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

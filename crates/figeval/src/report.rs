@@ -6,53 +6,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::capture::Scored;
 use crate::dataset::{strip_position, Group};
+use crate::request::{CacheMode, RequestInfo};
 use crate::score::{ItemRecord, Metric, ScoreConfig};
 use crate::summary::Summary;
-
-/// The search's cache mode (contract §2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CacheMode {
-    /// The deployment's own default.
-    Default,
-    /// Skip the cache, so a before/after comparison never replays cached results.
-    #[default]
-    Bypass,
-    /// Recompute and store.
-    Refresh,
-}
-
-impl CacheMode {
-    /// Every mode.
-    pub const ALL: [CacheMode; 3] = [CacheMode::Default, CacheMode::Bypass, CacheMode::Refresh];
-
-    /// The name sent in the request.
-    pub fn name(self) -> &'static str {
-        match self {
-            CacheMode::Default => "default",
-            CacheMode::Bypass => "bypass",
-            CacheMode::Refresh => "refresh",
-        }
-    }
-}
-
-impl fmt::Display for CacheMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for CacheMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        CacheMode::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("cache mode must be one of default, bypass, refresh, not {s:?}"))
-    }
-}
 
 /// What a summary is of: every scored item, or one group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,16 +85,22 @@ impl std::error::Error for ReportError {}
 pub const UNCHECKED: &str =
     "it has no per-item records (per_item is empty or missing), so its numbers cannot be checked";
 
-/// The search parameters a report states its responses were asked with, as a live run records
-/// them; each `None` when not known (responses that did not record them, or disagreed).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RequestInfo {
-    /// The deployment's base URL (`…/api`).
-    pub base_url: Option<String>,
-    /// The `top_k` sent.
-    pub top_k: Option<u32>,
-    /// The `cache_mode` sent.
-    pub cache_mode: Option<CacheMode>,
+/// What a report is made of but its run facts, as a pairing ([`crate::Pairing`]) scored it:
+/// the dataset's corpus, the settings the records were scored with, the search parameters
+/// the responses were asked with, the records and what went unscored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// The dataset's corpus.
+    pub corpus_id: String,
+    /// The settings every record was scored with.
+    pub config: ScoreConfig,
+    /// The search parameters, when every response recorded the same ones (a live answer
+    /// records the request it was asked with, as its capture line does).
+    pub request: RequestInfo,
+    /// One record per scored item, in dataset order.
+    pub records: Vec<ItemRecord>,
+    /// Questions with no response (only when missing responses were allowed).
+    pub unscored: Vec<String>,
 }
 
 /// How the report was produced. The shells fill it in: the scoring core has no clock.
@@ -210,7 +173,6 @@ impl Report {
             request,
             records: per_item,
             unscored,
-            snippets: _,
         } = scored;
         // Inserted one by one: collecting into a map would sort (and link a sort) first.
         let mut by_group = BTreeMap::new();
@@ -382,7 +344,6 @@ mod tests {
                 },
                 records,
                 unscored: vec![],
-                snippets: vec![],
             },
             RunInfo::default(),
         )
@@ -592,11 +553,5 @@ mod tests {
             serde_json::to_string(&Scope::Group(Group::Locate)).unwrap(),
             "\"locate\""
         );
-    }
-
-    #[test]
-    fn cache_modes_parse_by_name_only() {
-        assert_eq!("bypass".parse::<CacheMode>().unwrap(), CacheMode::Bypass);
-        assert!("BYPASS".parse::<CacheMode>().is_err());
     }
 }

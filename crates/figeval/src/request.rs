@@ -1,7 +1,10 @@
 //! The search request of a live run (contract §2), and the capture envelope that records it.
 //! The command line and the browser app both send and record searches through this.
 
-use crate::report::CacheMode;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 /// The smallest `top_k` accepted.
 pub const MIN_TOP_K: u32 = 5;
@@ -19,6 +22,61 @@ pub fn check_top_k(top_k: u32) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// The search's cache mode (contract §2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheMode {
+    /// The deployment's own default.
+    Default,
+    /// Skip the cache, so a before/after comparison never replays cached results.
+    #[default]
+    Bypass,
+    /// Recompute and store.
+    Refresh,
+}
+
+impl CacheMode {
+    /// Every mode.
+    pub const ALL: [CacheMode; 3] = [CacheMode::Default, CacheMode::Bypass, CacheMode::Refresh];
+
+    /// The name sent in the request.
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheMode::Default => "default",
+            CacheMode::Bypass => "bypass",
+            CacheMode::Refresh => "refresh",
+        }
+    }
+}
+
+impl fmt::Display for CacheMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CacheMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CacheMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("cache mode must be one of default, bypass, refresh, not {s:?}"))
+    }
+}
+
+/// The search parameters a report states its responses were asked with, as a live run records
+/// them; each `None` when not known (responses that did not record them, or disagreed).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RequestInfo {
+    /// The deployment's base URL (`…/api`).
+    pub base_url: Option<String>,
+    /// The `top_k` sent.
+    pub top_k: Option<u32>,
+    /// The `cache_mode` sent.
+    pub cache_mode: Option<CacheMode>,
 }
 
 /// The parameters of a live run's searches.
@@ -122,5 +180,11 @@ mod tests {
             .unwrap_err()
             .contains("page_hit_at_5 reads rank 5"));
         assert!(check_top_k(5).is_ok());
+    }
+
+    #[test]
+    fn cache_modes_parse_by_name_only() {
+        assert_eq!("bypass".parse::<CacheMode>().unwrap(), CacheMode::Bypass);
+        assert!("BYPASS".parse::<CacheMode>().is_err());
     }
 }

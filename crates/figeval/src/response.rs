@@ -12,12 +12,14 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::dataset::Page;
 use crate::describe;
-use crate::snippet::SNIPPET_CHARS;
+
+/// Characters of `content` (and of a figure summary) kept: the start, never the whole chunk.
+pub const SNIPPET_CHARS: usize = 300;
 
 /// The pages a match cites: `start..=end`, both valid pages, `start <= end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,6 +219,9 @@ macro_rules! fallbacks {
     };
 }
 
+// The capture's envelope reader is a lenient reader too.
+pub(crate) use {fallback, fallbacks};
+
 /// A page field: `Some` only for a JSON integer in range.
 struct LenientPage(Option<Page>);
 
@@ -241,7 +246,7 @@ impl<'de> Deserialize<'de> for LenientPage {
 }
 
 /// A string field: `Some` only for a JSON string.
-struct LenientString(Option<String>);
+pub(crate) struct LenientString(pub(crate) Option<String>);
 
 impl<'de> Deserialize<'de> for LenientString {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -313,15 +318,15 @@ impl<'de> Deserialize<'de> for ChunkId {
 
 /// Reads the keys of an object one at a time without allocating, and lets the caller
 /// pick the ones it wants.
-struct Key<'a>(KeyName<'a>);
+pub(crate) struct Key<'a>(pub(crate) KeyName<'a>);
 
-enum KeyName<'a> {
+pub(crate) enum KeyName<'a> {
     Borrowed(&'a str),
     Owned(String),
 }
 
 impl KeyName<'_> {
-    fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             KeyName::Borrowed(s) => s,
             KeyName::Owned(s) => s,
@@ -525,157 +530,68 @@ impl<'de> Deserialize<'de> for MatchesField {
     }
 }
 
-/// The fields of a JSON object read as a response body — and, at the top level of a capture
-/// line, as a possible envelope `{"question", "response"}`.
+/// The fields of a JSON object read as a response body. The capture's envelope reader
+/// ([`crate::capture`]) reads a capture line into one of these too, beside the envelope's own
+/// keys, in the same pass.
 #[derive(Default)]
 pub(crate) struct Body {
     /// `query` when a string.
     pub(crate) query: Option<String>,
     /// `matches`, when present.
     matches: Option<MatchesField>,
-    /// Every key of the object, in order (for the "no `matches`" message).
+    /// Every key of the object, in order (for the "no `matches`" message), until `matches` (or
+    /// an envelope's `response`) is seen.
     keys: Vec<String>,
+    /// Set once `matches` or an envelope's `response` is seen: the keys are no longer listed.
+    keys_done: bool,
     /// What the value was, when it was not an object.
     not_object: Option<&'static str>,
-    /// Envelope part: `question` (`Some(None)` when present but not a string).
-    pub(crate) question: Option<Option<String>>,
-    /// Envelope part: `response`.
-    pub(crate) response: Option<Box<Body>>,
-    /// Envelope part: `request`, the search parameters a live run recorded.
-    pub(crate) request: Option<RequestFields>,
-}
-
-/// The request parameters a live run writes into each capture envelope.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default)]
-pub(crate) struct RequestFields {
-    pub(crate) base_url: Option<String>,
-    pub(crate) top_k: Option<u32>,
-    pub(crate) cache_mode: Option<String>,
-}
-
-impl RequestFields {
-    /// The fields a capture line of a search asked with `request` holds.
-    pub(crate) fn of(request: &crate::request::SearchRequest<'_>) -> RequestFields {
-        RequestFields {
-            base_url: Some(request.base_url.to_string()),
-            top_k: Some(request.top_k),
-            cache_mode: Some(request.cache_mode.name().to_string()),
-        }
-    }
-}
-
-/// A `request` field: exactly what `RequestFields::deserialize(value).unwrap_or_default()`
-/// makes of the JSON value (a field of the wrong type makes every field `None`; of repeated
-/// keys the last counts, as in a `Value`), read straight from the text for an object — every
-/// line of a capture has one — instead of through a `serde_json::Value`.
-struct LenientRequest(RequestFields);
-
-/// `null` → `Ok(None)`, a string → `Ok(Some)`, anything else → `Err`.
-struct NullableString(Result<Option<String>, ()>);
-
-/// `null` → `Ok(None)`, an integer in `0..=u32::MAX` → `Ok(Some)`, anything else → `Err`.
-struct NullableU32(Result<Option<u32>, ()>);
-
-impl<'de> Deserialize<'de> for NullableString {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = NullableString;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fallbacks!(|_| NullableString(Err(())); bool, i64, u64, f64, seq, map);
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<NullableString, E> {
-                Ok(NullableString(Ok(Some(s.to_string()))))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<NullableString, E> {
-                Ok(NullableString(Ok(Some(s))))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<NullableString, E> {
-                Ok(NullableString(Ok(None)))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<NullableString, E> {
-                Ok(NullableString(Ok(None)))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for NullableU32 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = NullableU32;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fallbacks!(|_| NullableU32(Err(())); bool, f64, str, seq, map);
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<NullableU32, E> {
-                Ok(NullableU32(u32::try_from(n).map(Some).map_err(|_| ())))
-            }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<NullableU32, E> {
-                Ok(NullableU32(u32::try_from(n).map(Some).map_err(|_| ())))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<NullableU32, E> {
-                Ok(NullableU32(Ok(None)))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<NullableU32, E> {
-                Ok(NullableU32(Ok(None)))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for LenientRequest {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = LenientRequest;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fallbacks!(|_| LenientRequest(RequestFields::default()); bool, i64, u64, f64, str, unit);
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LenientRequest, A::Error> {
-                // A struct may be written as the array of its fields; rare, so through a Value.
-                let mut items = Vec::new();
-                while let Some(v) = seq.next_element::<serde_json::Value>()? {
-                    items.push(v);
-                }
-                let v = serde_json::Value::Array(items);
-                Ok(LenientRequest(
-                    RequestFields::deserialize(v).unwrap_or_default(),
-                ))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LenientRequest, A::Error> {
-                let (mut base_url, mut top_k, mut cache_mode) = (Ok(None), Ok(None), Ok(None));
-                while let Some(Key(k)) = map.next_key()? {
-                    match k.as_str() {
-                        "base_url" => base_url = map.next_value::<NullableString>()?.0,
-                        "top_k" => top_k = map.next_value::<NullableU32>()?.0,
-                        "cache_mode" => cache_mode = map.next_value::<NullableString>()?.0,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(LenientRequest(match (base_url, top_k, cache_mode) {
-                    (Ok(base_url), Ok(top_k), Ok(cache_mode)) => RequestFields {
-                        base_url,
-                        top_k,
-                        cache_mode,
-                    },
-                    _ => RequestFields::default(),
-                }))
-            }
-        }
-        d.deserialize_any(V)
-    }
 }
 
 impl Body {
+    /// The body of a value that is not an object (`found` says what it is).
+    pub(crate) fn not_object(found: &'static str) -> Body {
+        Body {
+            not_object: Some(found),
+            ..Body::default()
+        }
+    }
+
+    /// Reads the value of `key` when it is a body key (`matches`, `query`): `false`, and the
+    /// value left unread, when it is not.
+    pub(crate) fn read_value<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<bool, A::Error> {
+        match key {
+            "matches" => {
+                self.matches = Some(map.next_value()?);
+                self.stop_listing_keys();
+            }
+            "query" => self.query = map.next_value::<LenientString>()?.0,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Lists `key`, read last, among the object's keys. The keys are shown only for an object
+    /// with neither `matches` nor (an envelope's) `response`; once either is seen they are
+    /// dropped and no longer copied, which spares an allocation per key on almost every
+    /// capture line.
+    pub(crate) fn list_key(&mut self, key: &str) {
+        if self.keys_done {
+            self.keys.clear();
+        } else if self.keys.len() < 64 {
+            self.keys.push(key.to_string());
+        }
+    }
+
+    /// Stops listing keys: the object has a `matches` or an envelope's `response`.
+    pub(crate) fn stop_listing_keys(&mut self) {
+        self.keys_done = true;
+    }
+
     /// Whether the object has a `matches` key.
     pub(crate) fn has_matches(&self) -> bool {
         self.matches.is_some()
@@ -704,73 +620,28 @@ impl Body {
     }
 }
 
-/// Reads a `Body`; `envelope` says whether `question`/`response`/`request` are envelope keys.
-pub(crate) struct BodySeed {
-    pub(crate) envelope: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for BodySeed {
-    type Value = Body;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Body, D::Error> {
-        struct V {
-            envelope: bool,
-        }
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Body;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any JSON value")
             }
-            fallbacks!(|found| Body {
-                not_object: Some(found),
-                ..Body::default()
-            }; bool, i64, u64, f64, str, unit, seq);
+            fallbacks!(Body::not_object; bool, i64, u64, f64, str, unit, seq);
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body, A::Error> {
                 let mut body = Body::default();
-                // The keys are shown only for an object with neither `matches` nor (an
-                // envelope's) `response`; once either is seen they are dropped and no longer
-                // copied, which spares an allocation per key on almost every capture line.
-                let mut keep_keys = true;
                 while let Some(Key(k)) = map.next_key()? {
                     let key = k.as_str();
-                    match key {
-                        "matches" => {
-                            body.matches = Some(map.next_value()?);
-                            keep_keys = false;
-                        }
-                        "query" => body.query = map.next_value::<LenientString>()?.0,
-                        "question" if self.envelope => {
-                            body.question = Some(map.next_value::<LenientString>()?.0)
-                        }
-                        "response" if self.envelope => {
-                            body.response =
-                                Some(Box::new(map.next_value_seed(BodySeed { envelope: false })?));
-                            keep_keys = false;
-                        }
-                        "request" if self.envelope => {
-                            body.request = Some(map.next_value::<LenientRequest>()?.0);
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
+                    if !body.read_value(key, &mut map)? {
+                        map.next_value::<IgnoredAny>()?;
                     }
-                    if !keep_keys {
-                        body.keys.clear();
-                    } else if body.keys.len() < 64 {
-                        body.keys.push(key.to_string());
-                    }
+                    body.list_key(key);
                 }
                 Ok(body)
             }
         }
-        d.deserialize_any(V {
-            envelope: self.envelope,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Body {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        BodySeed { envelope: false }.deserialize(d)
+        d.deserialize_any(V)
     }
 }
 
@@ -937,38 +808,6 @@ mod tests {
     fn escaped_keys_are_read_like_plain_ones() {
         let r = Response::parse(r#"{"m\u0061tches": [{"chunk_\u0069d": "a\"b"}]}"#).unwrap();
         assert_eq!(r.matches.unwrap()[0].chunk_id, "a\"b");
-    }
-
-    #[test]
-    fn a_request_reads_as_its_value_would() {
-        let via_value = |text: &str| {
-            let v: serde_json::Value = serde_json::from_str(text).unwrap();
-            RequestFields::deserialize(v).unwrap_or_default()
-        };
-        for text in [
-            r#"{"base_url": "http://h/api", "top_k": 5, "cache_mode": "bypass"}"#,
-            r#"{"base_url": null, "top_k": null, "x": [1, {"y": 2}]}"#,
-            r#"{"top_k": 4294967295}"#,
-            r#"{"top_k": 4294967296, "base_url": "u"}"#,
-            r#"{"top_k": -1, "base_url": "u"}"#,
-            r#"{"top_k": 5.0, "base_url": "u"}"#,
-            r#"{"top_k": "5", "base_url": "u"}"#,
-            r#"{"base_url": 3, "top_k": 5}"#,
-            r#"{"base_url": 3, "base_url": "u", "top_k": 5}"#,
-            r#"{"base_url": "u", "base_url": 3, "top_k": 5}"#,
-            r#"{"b\u0061se_url": "u"}"#,
-            r#"["u", 5, "bypass"]"#,
-            r#"["u", 5, "bypass", 1]"#,
-            r#"["u"]"#,
-            r#"[1]"#,
-            r#"{}"#,
-            r#"null"#,
-            r#""u""#,
-            r#"7"#,
-        ] {
-            let direct = serde_json::from_str::<LenientRequest>(text).unwrap().0;
-            assert_eq!(direct, via_value(text), "{text}");
-        }
     }
 
     #[test]

@@ -333,8 +333,9 @@ pub fn decode_link(fragment: &str) -> Result<Link, ShareError> {
 #[cfg(all(test, feature = "deflate"))]
 mod tests {
     use super::*;
-    use crate::capture::Scored;
-    use crate::report::{RequestInfo, RunInfo};
+    use crate::report::RunInfo;
+    use crate::report::Scored;
+    use crate::request::RequestInfo;
     use crate::score::ScoreConfig;
 
     fn report() -> Report {
@@ -349,7 +350,6 @@ mod tests {
                 },
                 records: vec![],
                 unscored: vec!["é?".into()],
-                snippets: vec![],
             },
             RunInfo::default(),
         )

@@ -3,15 +3,11 @@
 //! The response reader ([`crate::response`]) keeps only the first [`SNIPPET_CHARS`]
 //! characters of a match's `content` (never the whole chunk, and without looking at the rest:
 //! scoring pays a copy of 300 characters per match, not a pass over every chunk), and a
-//! [`crate::Pairing`] told
-//! to [`keep_snippets`](crate::Pairing::keep_snippets) keeps the [`Snippet`]s of each scored
-//! item's top [`SNIPPET_TOP`] matches beside its record. What is held is bounded by
+//! pairing made with [`Pairing::keeping`](crate::Pairing::keeping)`(…, `[`of_matches`]`)`
+//! keeps the [`Snippet`]s of each scored item's top [`SNIPPET_TOP`] matches beside its record. What is held is bounded by
 //! items × [`SNIPPET_TOP`] × 2 × [`SNIPPET_CHARS`] characters, whatever the deployment sent.
 
-use crate::response::Match;
-
-/// Characters of `content` (and of a figure summary) kept: the start, never the whole chunk.
-pub const SNIPPET_CHARS: usize = 300;
+use crate::response::{Match, SNIPPET_CHARS};
 
 /// Matches per item whose snippets are kept: the ranks a report's ranked window records.
 pub const SNIPPET_TOP: usize = 5;

@@ -18,8 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::decimal;
-use crate::summary::round4;
+use crate::decimal::{self, round4};
 
 /// The 97.5th percentile of the standard normal distribution: the z of every 95% interval here.
 pub const Z95: f64 = 1.959963984540054;

@@ -5,52 +5,9 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::decimal::round4;
 use crate::score::{ItemRecord, Metric, PerMetric};
 use crate::stats::{percentile_bootstrap_mean, wilson, Interval};
-
-/// Rounds to 4 decimal places exactly as Python's `round(x, 4)` rounds a double.
-///
-/// Python rounds the exact binary value, ties to even: `round(1/32, 4) == 0.0312`,
-/// `round(3/32, 4) == 0.0938`, and `round(0.00015, 4) == 0.0001` because 0.00015 is stored as
-/// slightly less; the result is the double nearest the rounded decimal.
-///
-/// Here `x = m × 2^e` exactly, `q = m × 10^4 × 2^e` is rounded half to even in integers, and
-/// `q / 10^4` is one correctly rounded division (q < 2^53 is exact as a double), which is the
-/// nearest double to the decimal. From 2^39 on a double's step is more than 0.0001, so `x` is
-/// already the double nearest its rounding and is returned as it is (as are infinities and NaN).
-/// The sign is kept: a negative `x` that rounds to zero gives `-0.0`, as Python's does.
-pub fn round4(x: f64) -> f64 {
-    const TWO_39: f64 = (1u64 << 39) as f64;
-    if !x.is_finite() || x.abs() >= TWO_39 {
-        return x;
-    }
-    let Some((negative, m, e)) = crate::decimal::parts(x) else {
-        return x;
-    };
-    // m × 10^4 < 2^67; |x| < 2^39 keeps e ≤ -14 for every nonzero m, so q < 2^53.
-    let scaled = u128::from(m) * 10_000;
-    let q = if e >= 0 {
-        scaled << e
-    } else if -e >= 128 {
-        0
-    } else {
-        let shift = -e as u32;
-        let floor = scaled >> shift;
-        let rem = scaled & ((1u128 << shift) - 1);
-        let half = 1u128 << (shift - 1);
-        if rem > half || (rem == half && floor % 2 == 1) {
-            floor + 1
-        } else {
-            floor
-        }
-    };
-    let r = q as f64 / 10_000.0;
-    if negative {
-        -r
-    } else {
-        r
-    }
-}
 
 /// Rates, hit counts and MRR over a set of items, each with its 95% interval.
 ///
@@ -239,74 +196,6 @@ mod tests {
             top: vec![],
             figure_summaries_at_3: vec![],
         }
-    }
-
-    #[test]
-    fn rounding_ties_go_to_even_on_the_exact_binary_value() {
-        assert_eq!(round4(1.0 / 32.0), 0.0312);
-        assert_eq!(round4(3.0 / 32.0), 0.0938);
-        assert_eq!(round4(0.00015), 0.0001, "0.00015 is stored below the tie");
-        assert_eq!(round4(2.0 / 3.0), 0.6667);
-        assert_eq!(round4(1.0), 1.0);
-        assert_eq!(round4(0.0), 0.0);
-        assert_eq!(round4(5.0 / 16.0 / 1000.0), 0.0003);
-    }
-
-    /// The standard library's text of `x` at 4 places read back: what `round4` is, the long way.
-    fn round4_by_text(x: f64) -> f64 {
-        if !x.is_finite() {
-            return x;
-        }
-        format!("{x:.4}").parse().unwrap_or(x)
-    }
-
-    #[test]
-    fn rounding_is_the_nearest_double_to_the_four_place_decimal() {
-        let mut xs = vec![
-            -0.0,
-            0.00004,
-            -0.00004,
-            -0.00005,
-            0.00005,
-            f64::MIN_POSITIVE,
-        ];
-        // Exact ties at the fifth decimal and around them.
-        for k in 1..15 {
-            for j in 0..(1u64 << k).min(3000) {
-                let x = j as f64 / (1u64 << k) as f64;
-                xs.extend([x, -x, f64::from_bits(x.to_bits() + 1), x * 123.0]);
-            }
-        }
-        // Around 2^39, where x starts being returned as it is.
-        let two_39 = (1u64 << 39) as f64;
-        for steps in 0..200u64 {
-            xs.extend([
-                f64::from_bits(two_39.to_bits() - steps),
-                f64::from_bits(two_39.to_bits() + steps),
-                f64::from_bits((two_39 * 64.0).to_bits() - steps),
-            ]);
-        }
-        // A fixed pseudo-random spread of magnitudes (SplitMix64).
-        let mut state = 7u64;
-        for _ in 0..20_000 {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            let unit = (z >> 11) as f64 / (1u64 << 53) as f64;
-            xs.extend([unit, unit * 1e6, unit * 1e13, f64::from_bits(z), unit / 1e6]);
-        }
-        for x in xs {
-            assert_eq!(
-                round4(x).to_bits(),
-                round4_by_text(x).to_bits(),
-                "{:#x}",
-                x.to_bits()
-            );
-        }
-        assert!(round4(f64::NAN).is_nan());
-        assert_eq!(round4(f64::NEG_INFINITY), f64::NEG_INFINITY);
-        assert!(round4(-0.00001).is_sign_negative());
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::capture::{CaptureError, CaptureErrors, CaptureReader, Pairing};
+use crate::capture::{CaptureErrors, CaptureReader, Pairing};
 use crate::dataset::Dataset;
 use crate::response::Match;
 use crate::score::ScoreConfig;
@@ -79,9 +79,12 @@ impl std::fmt::Display for SpanTooWide {
     }
 }
 
+/// An item's page run, or why its matches cannot be listed page by page.
+pub type PageRun = Result<Vec<RankedPage>, SpanTooWide>;
+
 /// Each distinct page the matches cite, at the rank of the first match that cites it, in rank
 /// order (pages of one match in page order).
-pub fn page_run(matches: &[Match]) -> Result<Vec<RankedPage>, SpanTooWide> {
+pub fn page_run(matches: &[Match]) -> PageRun {
     let mut seen = HashSet::new();
     let mut run = Vec::new();
     for (i, m) in matches.iter().enumerate() {
@@ -202,35 +205,28 @@ impl std::fmt::Display for ExportError {
 impl std::error::Error for ExportError {}
 
 /// A pairing for [`export`]: it keeps each item's page run as it reads.
-pub fn pairing(dataset: &Dataset) -> Pairing<'_> {
-    let mut p = Pairing::new(dataset, ScoreConfig::default());
-    p.keep_page_runs();
-    p
+pub fn pairing(dataset: &Dataset) -> Pairing<'_, PageRun> {
+    Pairing::keeping(dataset, ScoreConfig::default(), page_run)
 }
 
 /// The qrels, run and query map of what `pairing` (from [`pairing`], over `dataset`) has read.
 /// Every item must have a usable response, as `figeval score` requires by default, and no
 /// match may span more than [`MAX_LISTED_SPAN`] pages; otherwise the first reason is given.
-pub fn export(dataset: &Dataset, mut pairing: Pairing<'_>) -> Result<TrecFiles, ExportError> {
-    let runs = pairing.take_page_runs();
-    pairing.finish(false).map_err(ExportError::Capture)?;
+pub fn export(dataset: &Dataset, pairing: Pairing<'_, PageRun>) -> Result<TrecFiles, ExportError> {
+    // Without missing responses allowed, every item has a record, so a run, in dataset order.
+    let (_, runs) = pairing
+        .finish_keeping(false)
+        .map_err(ExportError::Capture)?;
     let mut listed = Vec::with_capacity(runs.len());
-    for (index, item) in dataset.items.iter().enumerate() {
-        match runs.get(index).cloned().flatten() {
-            Some(Ok(run)) => listed.push(run),
-            Some(Err(wide)) => {
+    for (index, (item, run)) in dataset.items.iter().zip(runs).enumerate() {
+        match run {
+            Ok(run) => listed.push(run),
+            Err(wide) => {
                 return Err(ExportError::SpanTooWide {
                     index,
                     question: item.question.clone(),
                     wide,
                 })
-            }
-            // `finish(false)` refuses an unanswered item, so this is a pairing that kept no
-            // page runs (not from [`pairing`]): its items' runs are not known.
-            None => {
-                return Err(ExportError::Capture(CaptureErrors(vec![
-                    CaptureError::MissingResponses(vec![item.question.clone()]),
-                ])))
             }
         }
     }
@@ -364,10 +360,5 @@ mod tests {
             "item 2 (q2, \"b?\"): the match at rank 2 cites pages 5–10005, over the 10000 pages \
              a run lists one by one"
         );
-        // A pairing that kept no page runs cannot be exported as if its runs were empty.
-        let plain = Pairing::new(&d, ScoreConfig::default());
-        let read =
-            CaptureReader::read_str(plain, &(body("a?", &[(2, 2)]) + &body("b?", &[(9, 9)])));
-        assert!(export(&d, read.pairing).is_err());
     }
 }
