@@ -401,7 +401,7 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
 }
 
 /// The editor's core on the manual's own text: a draft made from its captions and a section
-/// heading exports a dataset that `figeval validate` and `figeval ground` pass (issue 12 §5);
+/// heading exports a dataset that `figeval validate` and `figeval ground` pass;
 /// the caption warnings fall where the thresholds say on the bundled questions.
 #[test]
 fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {

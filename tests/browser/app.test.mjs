@@ -138,6 +138,17 @@ test('a corrupt or oversized share link shows a message, never a crash', { skip 
   }
 });
 
+test('a share link that inflates past 16 MiB (a DEFLATE bomb) is refused by boot.js\'s inflate', { skip }, async () => {
+  // 16 MiB + 1 of spaces deflate to about 16 KB: a link well under the 1 MiB size limit.
+  const bomb = deflateRawSync(Buffer.alloc((16 << 20) + 1, ' ')).toString('base64url');
+  const page = await openApp(h.browser, `${h.site.url}#report=${bomb}`);
+  const banner = page.locator('[data-testid=error-banner]');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /inflates to more than 16777216 bytes and was refused/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 /** The report a share link carries, and a link carrying `report`. */
 const linkReport = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#report=')[1], 'base64url')).toString());
 const reportLink = (url, report) => `${url}#report=${deflateRawSync(Buffer.from(JSON.stringify(report))).toString('base64url')}`;
@@ -146,7 +157,7 @@ test('a report whose numbers contradict its items is refused with a banner namin
   const page = await openApp(h.browser, h.site.url);
   await scoreHostile(page);
   const report = linkReport(await page.locator('[data-testid=share-link]').inputValue());
-  // The issue's reproduction: a hit count no item supports, with a rate to match it.
+  // A tampered report: a hit count no item supports, with a rate to match it.
   // Without the rate's interval, as a report from before intervals (an interval is checked
   // against its own hits).
   const tampered = { ...report, page_hit_at_3_hits: 999, page_hit_at_3: 0.1 };

@@ -1,4 +1,4 @@
-// Intervals in the report view and many reports in the compare view (issue 11).
+// Intervals in the report view and many reports in the compare view.
 //
 // The report view: every bar of the chart has a whisker over its 95% interval, the group table,
 // the headline and the figures beside it show the interval as the text report prints it and a

@@ -1,9 +1,8 @@
 // The document module (web/doc, a second WebAssembly module loaded on demand): with the Octave
 // manual open in the page, the in-page extraction (pdf.js's page texts, the core's caption
-// index) finds the captions `figeval captions --pdf` finds, on the same pages (issue 10 §5,
-// "Native and in-page extraction"); the dataset-check panel rates the bundled Octave dataset
-// all ok, and a dataset with planted errors gets the verdicts `figeval ground` gives it (issue
-// 10 §3, "Ground check in the page"); the module loads only when needed, under the page's
+// index) finds the captions `figeval captions --pdf` finds, on the same pages; the
+// dataset-check panel rates the bundled Octave dataset all ok, and a dataset with planted errors
+// gets the verdicts `figeval ground` gives it; the module loads only when needed, under the page's
 // Content-Security-Policy, with no axe violation in its panels; a second PDF opened while the
 // first one's page texts are still being read shows no false read failure.
 

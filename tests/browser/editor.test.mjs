@@ -1,4 +1,4 @@
-// The dataset editor (issue 12 §6): with the Octave manual open in the page, two locate items
+// The dataset editor: with the Octave manual open in the page, two locate items
 // come from the caption list, one content item and one prose item (its page picked by
 // thumbnail, its figure_ref a section heading found on that page) are written in the editor; the
 // rules and warnings show as you type; the exported file passes `figeval validate` and

@@ -1,4 +1,4 @@
-// The page opens the PDF (issue 10 §3): the Octave manual from a file and from a URL, thumbnails
+// The page opens the PDF: the Octave manual from a file and from a URL, thumbnails
 // of cited and expected pages drawn on the right pages, the page view, the `pdf=` offer that
 // fetches nothing until the user says yes, a file that is not a PDF, all under the page's
 // Content-Security-Policy. Real Chromium, the real manual; the reference renders are poppler's
@@ -101,7 +101,7 @@ async function openPdfFile(page) {
   await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
 }
 
-/** axe-core finds no violation with the PDF open (issue 14 covers every state the tests reach). */
+/** axe-core finds no violation with the PDF open. */
 async function noAxeViolation(page, state) {
   const v = await axeViolations(page);
   assert.deepEqual(countByRule(v), {}, `axe violations, ${state}:\n${JSON.stringify(v, null, 1).slice(0, 8000)}`);

@@ -1,4 +1,4 @@
-// What the matches said (issue 10, `match-snippet`): a ranked window shows, as text, the start
+// What the matches said (`match-snippet`): a ranked window shows, as text, the start
 // of each match's `content` (its first 300 characters, whitespace folded, "…" when cut) and its
 // figure summary, whenever the page read the responses (a scored capture, a live run); a
 // report opened from a file or a link has no responses, and shows none.

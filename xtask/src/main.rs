@@ -19,7 +19,7 @@
 //! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
 //!   and of the Octave manual's page cache (both under the target folder), which `test` does
 //!   before the cargo tests; prints the two variables that `tests/connectors.rs` reads.
-//! - `cargo xtask bundle`: only the main bundle's budget (issue 10: the `.wasm` and `.js` of
+//! - `cargo xtask bundle`: only the main bundle's budget (the `.wasm` and `.js` of
 //!   `dist/`, gzip -9, at most 280,000 bytes), which `test` checks after its `trunk build`;
 //!   needs a `dist/` from `trunk build --release --offline`.
 //!

@@ -286,7 +286,7 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
     }
 }
 
-/// The main bundle's budget (issue 10), in bytes: the main app's `.wasm` and `.js` files at
+/// The main bundle's budget, in bytes: the main app's `.wasm` and `.js` files at
 /// the top of `dist/` (`boot.js` included), each compressed by `gzip -9`, summed. The PDF
 /// viewer's `.mjs` files and the document module in `dist/doc/` load only on demand and do not
 /// count.

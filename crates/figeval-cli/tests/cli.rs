@@ -440,7 +440,7 @@ fn the_regression_gate_can_watch_one_metric_of_a_scope() {
 fn compare_refuses_a_report_that_disagrees_with_itself_with_exit_2_not_a_tripped_gate() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = reports(dir.path(), [72, 85, 12], [72, 85, 12]);
-    // The reproduction: a hit count its own items contradict, with a rate to match
+    // A tampered report: a hit count its own items contradict, with a rate to match
     // it, would trip the gate if it were believed.
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
     let hits = v["page_hit_at_3_hits"].clone();

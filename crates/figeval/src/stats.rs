@@ -560,8 +560,7 @@ mod tests {
     }
 
     #[test]
-    fn twelve_of_thirteen_has_the_interval_the_issue_quotes() {
-        // "a rate of 12/13 has a 95% interval of roughly 0.67–0.99"
+    fn twelve_of_thirteen_has_a_95_percent_interval_of_roughly_0_67_to_0_99() {
         assert_eq!(wilson(12, 13).unwrap().to_string(), "0.67–0.99");
         assert_eq!(wilson(31, 33).unwrap().to_string(), "0.80–0.98");
     }

@@ -91,7 +91,7 @@ try {
 
     // --- filter changes, in the last page: first without a PDF (the baseline), then with the
     // manual open --------------------------------------------------------------------------
-    // Issue 10: a 10k-item report with the PDF open stays responsive. The same 43 changes run
+    // A 10k-item report with the PDF open stays responsive. The same 43 changes run
     // twice in this page: without a PDF, then with the Octave manual open and the first five
     // ranked windows open (their thumbnails drawn). Each phase ends where it began (no filter,
     // first page), so both phases show the same rows.

@@ -1,4 +1,4 @@
-//! The caption index of the open PDF (`caption-list`, issue 12 §1): every caption the core's
+//! The caption index of the open PDF (`caption-list`): every caption the core's
 //! `figeval::find_captions` finds in the page texts — the same finder the ground check uses —
 //! with its page, its text and a thumbnail of the page.
 

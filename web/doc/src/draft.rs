@@ -1,4 +1,4 @@
-//! The dataset editor's state and its reducer (issue 12): the draft being written
+//! The dataset editor's state and its reducer: the draft being written
 //! (`figeval::editor::Draft`), which item's page is being picked, and what the last open or
 //! import said. Pure (no browser calls), so it has native unit tests; the view
 //! (`editor.rs`) saves [`Editor::draft`] to `localStorage` after every change.

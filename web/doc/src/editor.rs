@@ -1,4 +1,4 @@
-//! The dataset editor (`editor-panel`, issue 12): a dataset written in the page from the PDF's
+//! The dataset editor (`editor-panel`): a dataset written in the page from the PDF's
 //! own captions and headings. The logic is the core's (`figeval::editor`: the draft, its check
 //! through `Dataset::parse`, the warnings, export and import) and `draft.rs` (the reducer);
 //! this file lays it out and does the browser's part: `localStorage`, files, the download.

@@ -1,4 +1,4 @@
-//! The dataset-check panel (`ground-panel`, issue 10 §3): the core's ground check
+//! The dataset-check panel (`ground-panel`): the core's ground check
 //! (`figeval::ground`, the function `figeval ground` runs) of the main app's dataset against the
 //! page texts the viewer read from the open PDF, before any run. Findings first, each with the
 //! core's advice; then the offset and the warnings; then the items that are fine.
