@@ -923,9 +923,9 @@ mod tests {
         let map: BTreeMap<String, String> = [
             (
                 "src/main.rs",
-                "#[path = \"../shared/x.rs\"]\nmod x;\nmod y;\n",
+                "#[path = \"../common/x.rs\"]\nmod x;\nmod y;\n",
             ),
-            ("shared/x.rs", "use crate::y;\n"),
+            ("common/x.rs", "use crate::y;\n"),
             ("src/y.rs", "use crate::x;\n"),
         ]
         .iter()
