@@ -126,6 +126,11 @@ export async function fakeDeployment(reply) {
       res.end();
       return;
     }
+    if (req.method === 'GET') { // the page's health check: this deployment does not say what it serves
+      res.writeHead(404, { ...CORS, 'content-type': 'application/json' });
+      res.end('{"detail":"Not Found"}');
+      return;
+    }
     let raw = '';
     req.on('data', (c) => { raw += c; });
     req.on('end', async () => {
@@ -270,13 +275,19 @@ export function appHarness(skip) {
 
 /**
  * Opens the app and waits for it to render. Collects console errors, page errors and CSP
- * violations into `page.problems`.
+ * violations into `page.problems`. `settings` seeds the remembered deployment settings.
  */
-export async function openApp(browser, url, { acceptDownloads = false, permissions = [] } = {}) {
+export async function openApp(browser, url, { acceptDownloads = false, permissions = [], settings = null } = {}) {
   const context = await browser.newContext({ acceptDownloads, permissions, viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
+  // Settings as a returning user has them (localStorage), e.g. { base_url }.
+  if (settings) await page.addInitScript((s) => localStorage.setItem('figeval.settings.v1', s), JSON.stringify(settings));
   page.problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  // The page asks the deployment what it serves (`GET …/health`); the browser logs that request
+  // failing when no deployment runs there, which is no fault of the page.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location()?.url?.endsWith('/health')) page.problems.push(`console: ${m.text()}`);
+  });
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {

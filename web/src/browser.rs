@@ -17,11 +17,15 @@ fn window() -> web_sys::Window {
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// Hands the dataset's text (`""`: none) to the document module, through boot.js's bridge
-    /// (web/README.md, "The document module"). Called by the reducer each time the dataset
-    /// changes: no hook, which would cost the main bundle more bytes.
     #[wasm_bindgen(js_namespace = figevalDoc, js_name = announce)]
-    pub fn announce_dataset(text: &str);
+    fn announce(text: &str, what: &str, note: &str);
+}
+
+/// Hands the dataset of what is on screen to the document module's check, through boot.js's
+/// bridge (web/README.md, "The document module"): its text (`""`: none), which one it is and a
+/// warning (`""`: none). Called by the app's effect when what is on screen changes.
+pub fn announce_checked(a: &crate::checked::Announced) {
+    announce(&a.text, &a.what, &a.note);
 }
 
 /// Milliseconds since the epoch.
@@ -82,6 +86,15 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
         ));
     }
     Ok(text)
+}
+
+/// The corpus the deployment at `base_url` serves, as its `GET {base_url}/health` says
+/// (`corpus_id`, as refsearch gives it); `None` when it does not answer or does not say.
+pub async fn served_corpus(base_url: &str) -> Option<String> {
+    let url = format!("{}/health", base_url.trim_end_matches('/'));
+    let text = fetch_text(&url).await.ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(value.get("corpus_id")?.as_str()?.to_string()).filter(|c| !c.is_empty())
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]

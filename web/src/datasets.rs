@@ -10,6 +10,8 @@ pub struct Bundled {
     pub title: &'static str,
     /// Its file under `data/eval_datasets/`.
     pub file: &'static str,
+    /// Its `corpus_id`: the corpus a deployment must serve to answer it.
+    pub corpus_id: &'static str,
     /// Its JSON text when it is inside the app; `None`: fetched from `file` beside the page.
     pub text: Option<&'static str>,
 }
@@ -23,15 +25,23 @@ pub const BUNDLED: [Bundled; 2] = [
         id: "nasa-apollo-11-figures",
         title: "NASA Apollo 11 figures",
         file: "nasa-apollo-11-figures.json",
+        corpus_id: "nasa-apollo-11",
         text: Some(NASA),
     },
     Bundled {
         id: "octave-manual-figures",
         title: "Octave manual figures",
         file: "octave-manual-figures.json",
+        corpus_id: "octave-manual",
         text: None,
     },
 ];
+
+/// The bundled dataset of a corpus, when one is bundled.
+#[allow(dead_code)]
+pub fn of_corpus(corpus_id: &str) -> Option<&'static Bundled> {
+    BUNDLED.iter().find(|b| b.corpus_id == corpus_id)
+}
 
 /// Every bundled dataset's text, in [`BUNDLED`]'s order, for the document module (`web/doc`,
 /// loaded on demand and outside the main bundle budget); the main app reads [`Bundled::text`]
@@ -64,6 +74,8 @@ mod tests {
             assert!(TEXTS.contains(&text.as_str()), "{}", b.id);
             let d = figeval::Dataset::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", b.id));
             assert!(!d.items.is_empty());
+            assert_eq!(d.corpus_id, b.corpus_id, "{}", b.id);
+            assert_eq!(of_corpus(b.corpus_id).map(|o| o.id), Some(b.id));
         }
     }
 }

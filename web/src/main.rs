@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod browser;
+mod checked;
 mod components;
 mod datasets;
 mod files;

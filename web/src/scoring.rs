@@ -8,7 +8,8 @@ use std::rc::Rc;
 use figeval::snippet::{self, Snippet};
 use figeval::trec::{self, TrecFiles};
 use figeval::{
-    CaptureErrors, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig, Scored,
+    CaptureError, CaptureErrors, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig,
+    Scored,
 };
 
 use crate::settings::RunConfig;
@@ -37,7 +38,7 @@ pub fn score_capture(
     allow_missing: bool,
     max_precise_span_pages: u32,
     run: RunInfo,
-) -> Result<(Report, Said), String> {
+) -> Result<(Report, Said), Refused> {
     let config = ScoreConfig {
         max_precise_span_pages,
     };
@@ -45,11 +46,48 @@ pub fn score_capture(
     let scored = read
         .pairing
         .finish_keeping(allow_missing)
-        .map_err(|e| match read.cut_off {
-            Some(cut) => format!("{e}\n(note: {cut})"),
-            None => e.to_string(),
+        .map_err(|e| Refused {
+            foreign: foreign_questions(dataset, &e),
+            message: match read.cut_off {
+                Some(cut) => format!("{e}\n(note: {cut})"),
+                None => e.to_string(),
+            },
         })?;
     Ok(report(scored, run))
+}
+
+/// Why a capture could not be scored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// Every problem, as the core words them.
+    pub message: String,
+    /// The capture's questions when none of them is in the dataset (a capture of another
+    /// dataset), so the page can say which dataset it is for.
+    pub foreign: Option<Vec<String>>,
+}
+
+/// The questions of a capture none of whose responses is for an item of `dataset`: every item
+/// went unanswered and some responses were for questions the dataset lacks.
+fn foreign_questions(dataset: &Dataset, errors: &CaptureErrors) -> Option<Vec<String>> {
+    let mut unknown = None;
+    let mut missing = 0;
+    for e in &errors.0 {
+        match e {
+            CaptureError::UnknownQuestions(qs) => unknown = Some(qs.clone()),
+            CaptureError::MissingResponses(qs) => missing = qs.len(),
+            _ => {}
+        }
+    }
+    unknown.filter(|_| missing == dataset.items.len())
+}
+
+/// Whether most of `questions` (a capture's) are items of `dataset`.
+pub fn is_capture_of(dataset: &Dataset, questions: &[String]) -> bool {
+    let known = questions
+        .iter()
+        .filter(|q| dataset.items.iter().any(|it| it.question == **q))
+        .count();
+    known * 2 > questions.len()
 }
 
 /// Scores the envelopes of a live run (one per item, in dataset order). The report states the
@@ -202,11 +240,31 @@ pub(crate) mod tests {
         let d = dataset();
         let text = body("Where is the chart?", &[(4, 4)]).to_string();
         let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
-        assert!(err.to_string().contains("2 item(s) with no response"));
+        assert!(err.message.contains("2 item(s) with no response"));
+        assert_eq!(err.foreign, None, "one item was answered");
         let (r, said) = score_capture(&d, &text, true, 3, from("x")).unwrap();
         assert_eq!(r.summary.n, 1);
         assert_eq!(said.len(), 1, "the snippets line up with per_item");
         assert_eq!(r.unscored.len(), 2);
+    }
+
+    #[test]
+    fn a_capture_none_of_whose_questions_is_in_the_dataset_is_named_foreign() {
+        let d = dataset();
+        let text = format!(
+            "{}\n{}\n",
+            body("Which page shows the moon?", &[(4, 4)]),
+            body("Where is the lander?", &[(5, 5)])
+        );
+        let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
+        let foreign = err.foreign.unwrap();
+        assert_eq!(
+            foreign,
+            ["Which page shows the moon?", "Where is the lander?"]
+        );
+        assert!(!is_capture_of(&d, &foreign));
+        let mine: Vec<String> = d.items.iter().map(|i| i.question.clone()).collect();
+        assert!(is_capture_of(&d, &mine));
     }
 
     /// The run facts of a report from `source`.

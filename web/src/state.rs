@@ -30,8 +30,10 @@ pub enum View {
 pub struct Banner {
     /// One line saying what failed.
     pub title: String,
-    /// The full message, shown as text.
+    /// The message in words, shown as text (prose).
     pub detail: String,
+    /// The technical detail behind `detail`, folded away (`<details>`), when there is one.
+    pub more: Option<String>,
 }
 
 /// Where a live run is.
@@ -209,6 +211,14 @@ pub struct AppState {
     pub dataset: Option<Shared<Dataset>>,
     /// Every validation error, worded by `figeval::Dataset::parse`.
     pub dataset_errors: Rc<Vec<String>>,
+    /// Whether the user chose the dataset (loaded or edited one): until then the page may
+    /// replace the first bundled one with the one the deployment serves.
+    pub dataset_chosen: bool,
+    /// The corpus the deployment says it serves (`GET {base}/health`), when it said.
+    pub served: Option<Served>,
+    /// The questions of the capture just refused because none of them is in the dataset:
+    /// the page looks for the bundled dataset they belong to.
+    pub foreign_capture: Option<Shared<Vec<String>>>,
     /// The deployment settings form.
     pub settings: Settings,
     /// The live run for the current dataset.
@@ -237,6 +247,15 @@ pub struct AppState {
     pub compare_rest: Rc<Vec<OpenReport>>,
 }
 
+/// What a deployment said it serves (`GET {base}/health`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Served {
+    /// The base URL asked.
+    pub base_url: String,
+    /// Its `corpus_id`.
+    pub corpus_id: Rc<str>,
+}
+
 /// Something that happened.
 #[derive(Debug, Clone)]
 pub enum Action {
@@ -251,6 +270,24 @@ pub enum Action {
     },
     /// The dataset textarea was edited.
     EditDataset(String),
+    /// The bundled dataset of the corpus the deployment serves arrived: it replaces the one
+    /// loaded at start, unless the user chose one meanwhile.
+    DefaultDataset {
+        /// Where it came from.
+        source: String,
+        /// Its text.
+        text: Rc<str>,
+    },
+    /// The deployment at `base_url` answered its health check with this corpus (`None`: it
+    /// did not say).
+    Served {
+        /// The base URL asked.
+        base_url: String,
+        /// The `corpus_id` it gave.
+        corpus_id: Option<String>,
+    },
+    /// The refused capture's questions are those of this bundled corpus.
+    CaptureCorpus(String),
     /// The settings form changed.
     Settings(Settings),
     /// The responses textarea was edited.
@@ -388,6 +425,9 @@ impl AppState {
             dataset_source: "".into(),
             dataset: None,
             dataset_errors: Rc::new(Vec::new()),
+            dataset_chosen: false,
+            served: None,
+            foreign_capture: None,
             settings,
             run: LiveRun::new(0),
             responses_text: "".into(),
@@ -418,22 +458,17 @@ impl AppState {
         self.dataset_source = source.into();
         self.dataset = dataset;
         self.dataset_errors = Rc::new(errors);
-        // The document module (web/doc) checks a valid dataset against the open PDF.
-        #[cfg(target_arch = "wasm32")]
-        crate::browser::announce_dataset(if self.dataset.is_some() {
-            &self.dataset_text
-        } else {
-            ""
-        });
         let id = self.run.id;
         self.run = LiveRun::new(items);
         self.run.id = id;
     }
 
     fn banner(&mut self, title: &str, detail: impl Into<String>) {
+        self.foreign_capture = None;
         self.banner = Some(Banner {
             title: title.to_string(),
             detail: detail.into(),
+            more: None,
         });
     }
 
@@ -463,7 +498,7 @@ impl AppState {
             Some(text) => match Report::parse(&text) {
                 Ok(r) => Some(OpenReport::new(name, r)),
                 Err(e) => {
-                    self.refuse_report(name, &e);
+                    self.refuse_report(name, &text, &e);
                     None
                 }
             },
@@ -471,9 +506,34 @@ impl AppState {
         }
     }
 
-    /// The banner of a report text that was refused: the reason is the detail.
-    fn refuse_report(&mut self, name: &str, e: &ReportError) {
-        self.banner(&format!("{name} was refused"), e.to_string());
+    /// The banner of a report text that was refused: the reason is the detail; a dataset
+    /// given where a report belongs is named as one.
+    fn refuse_report(&mut self, name: &str, text: &str, e: &ReportError) {
+        let title = format!("{name} was refused");
+        if Dataset::parse(text).is_ok() {
+            self.banner(
+                &title,
+                "this is a dataset, not a report: load it under Dataset in Run & score, \
+                 or open a report (figeval run --out, a downloaded report) here",
+            );
+        } else {
+            self.banner(&title, e.to_string());
+        }
+    }
+
+    /// The banner of a share link that cannot be opened: a damaged link says so in words,
+    /// with the decoder's detail folded away.
+    fn refuse_link(&mut self, e: &ShareError) {
+        let title = "This share link cannot be opened";
+        match e {
+            ShareError::NotBase64(_) | ShareError::NotDeflate(_) => {
+                self.banner(title, "this link is damaged (it was cut or changed)");
+                if let Some(b) = &mut self.banner {
+                    b.more = Some(e.to_string());
+                }
+            }
+            _ => self.banner(title, e.to_string()),
+        }
     }
 
     fn show_report(
@@ -486,6 +546,16 @@ impl AppState {
         self.report_capture = capture;
         self.report_trec = trec;
         self.view = View::Report;
+    }
+
+    /// The corpus the deployment serves and the dataset's, when they differ (said before a
+    /// run: its searches would find nothing).
+    pub fn corpus_mismatch(&self) -> Option<(Rc<str>, String)> {
+        let served = self.served.as_ref()?;
+        let dataset = self.dataset.as_ref()?;
+        (served.base_url == self.settings.base_url.trim()
+            && *served.corpus_id != *dataset.corpus_id)
+            .then(|| (served.corpus_id.clone(), dataset.corpus_id.clone()))
     }
 
     /// What a click on "run" (or "resume") would start: the settings and the items to ask.
@@ -575,12 +645,42 @@ impl AppState {
                     self.banner("The dataset was not changed", "cancel the live run first");
                 } else {
                     self.set_dataset(&source, text);
+                    self.dataset_chosen = true;
                     self.view = View::Workbench;
                 }
             }
             Action::EditDataset(text) => {
                 if self.run.status != RunStatus::Running {
                     self.set_dataset("pasted", text.into());
+                    self.dataset_chosen = true;
+                }
+            }
+            Action::DefaultDataset { source, text } => {
+                if !self.dataset_chosen
+                    && self.run.status == RunStatus::Idle
+                    && *self.dataset_source != *source
+                {
+                    self.set_dataset(&source, text);
+                }
+            }
+            Action::Served {
+                base_url,
+                corpus_id,
+            } => {
+                self.served = corpus_id.map(|c| Served {
+                    base_url,
+                    corpus_id: c.into(),
+                });
+            }
+            Action::CaptureCorpus(corpus) => {
+                if let (Some(_), Some(d), Some(b)) =
+                    (&self.foreign_capture, &self.dataset, &mut self.banner)
+                {
+                    b.detail = format!(
+                        "this capture is for {corpus}; the dataset is {}\nLoad the dataset of \
+                         {corpus} (Dataset, above) to score it.",
+                        d.corpus_id
+                    );
                 }
             }
             Action::Settings(s) => self.settings = s,
@@ -627,7 +727,33 @@ impl AppState {
                             scoring::trec_of_capture(dataset.clone(), self.responses_text.clone());
                         self.show_report(OpenReport::scored(&source, scored), None, Some(trec));
                     }
-                    Err(e) => self.banner("The responses cannot be scored", e.to_string()),
+                    Err(e) => {
+                        let title = "The responses cannot be scored";
+                        match e.foreign {
+                            Some(questions) => {
+                                self.banner(
+                                    title,
+                                    match questions.len() {
+                                        1 => format!(
+                                            "this capture's one question is not in the dataset \
+                                             {}: it is for another dataset",
+                                            dataset.corpus_id
+                                        ),
+                                        n => format!(
+                                            "none of this capture's {n} questions is in the \
+                                             dataset {}: it is for another dataset",
+                                            dataset.corpus_id
+                                        ),
+                                    },
+                                );
+                                if let Some(b) = &mut self.banner {
+                                    b.more = Some(e.message);
+                                }
+                                self.foreign_capture = Some(Shared::new(questions));
+                            }
+                            None => self.banner(title, e.message),
+                        }
+                    }
                 }
             }
             Action::RunStarted {
@@ -710,7 +836,7 @@ impl AppState {
                     self.banner = None;
                     self.show_report(OpenReport::new(&name, r), None, None);
                 }
-                Err(e) => self.refuse_report(&name, &e),
+                Err(e) => self.refuse_report(&name, &text, &e),
             },
             Action::OpenShareLink(link) => match link {
                 Ok(Link::Report(r)) => {
@@ -727,7 +853,7 @@ impl AppState {
                     self.compare_rest = Rc::new(opened.collect());
                     self.view = View::Compare;
                 }
-                Err(e) => self.banner("This share link cannot be opened", e.to_string()),
+                Err(e) => self.refuse_link(&e),
             },
             Action::SetCompare { slot, name, text } => {
                 if let Some(o) = self.compare_input(&name, text) {
@@ -763,7 +889,10 @@ impl AppState {
                 }
             }
             Action::Error { title, detail } => self.banner(&title, detail),
-            Action::DismissBanner => self.banner = None,
+            Action::DismissBanner => {
+                self.banner = None;
+                self.foreign_capture = None;
+            }
         }
         self
     }
@@ -1186,7 +1315,12 @@ mod tests {
             .apply(Action::OpenShareLink(link("#compare=%%%")));
         let banner = s.banner.unwrap();
         assert_eq!(banner.title, "This share link cannot be opened");
-        assert!(banner.detail.contains("not base64url"), "{}", banner.detail);
+        assert_eq!(
+            banner.detail,
+            "this link is damaged (it was cut or changed)"
+        );
+        let more = banner.more.unwrap();
+        assert!(more.contains("not base64url"), "{more}");
         assert_eq!(&*s.before.unwrap().name, "a");
     }
 
@@ -1210,6 +1344,32 @@ mod tests {
             )),
             "{}",
             banner.detail
+        );
+    }
+
+    #[test]
+    fn a_dataset_given_where_a_report_belongs_is_named_as_a_dataset() {
+        let text = dataset().to_value().to_string();
+        let s = AppState::default().apply(Action::OpenReport {
+            name: "demo.json".into(),
+            text: text.clone(),
+        });
+        assert!(s.report.is_none());
+        let banner = s.banner.unwrap();
+        assert_eq!(banner.title, "demo.json was refused");
+        assert!(
+            banner.detail.starts_with("this is a dataset, not a report"),
+            "{}",
+            banner.detail
+        );
+        let s = AppState::default().apply(Action::AddCompare {
+            name: "demo.json".into(),
+            text: Some(text),
+        });
+        let detail = s.banner.unwrap().detail;
+        assert!(
+            detail.starts_with("this is a dataset, not a report"),
+            "{detail}"
         );
     }
 
@@ -1240,6 +1400,84 @@ mod tests {
             &*s.after.unwrap().name,
             "after.json",
             "a bad file leaves the slot alone"
+        );
+    }
+
+    #[test]
+    fn the_deployments_corpus_replaces_the_start_dataset_until_the_user_chooses_one() {
+        let octave = r#"{"corpus_id": "octave-manual", "items": [{"question": "Q?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"}]}"#;
+        let default = |s: AppState| {
+            s.apply(Action::DefaultDataset {
+                source: "bundled: octave-manual-figures.json".into(),
+                text: octave.into(),
+            })
+        };
+        let s = default(AppState::default());
+        assert_eq!(s.dataset.as_ref().unwrap().corpus_id, "octave-manual");
+        assert!(!s.dataset_chosen);
+        // A dataset the user loaded stays.
+        let s = default(with_demo_dataset());
+        assert_eq!(s.dataset.as_ref().unwrap().corpus_id, dataset().corpus_id);
+    }
+
+    #[test]
+    fn a_deployment_serving_another_corpus_is_said_before_the_run() {
+        let s = with_demo_dataset();
+        let base = s.settings.base_url.clone();
+        let served = |s: AppState, base: &str, corpus: Option<&str>| {
+            s.apply(Action::Served {
+                base_url: base.into(),
+                corpus_id: corpus.map(Into::into),
+            })
+        };
+        let s = served(s, &base, Some("octave-manual"));
+        let (said, ours) = s.corpus_mismatch().unwrap();
+        assert_eq!(
+            (&*said, ours.as_str()),
+            ("octave-manual", dataset().corpus_id.as_str())
+        );
+        // The same corpus, an answer for another base URL, or no answer: nothing to say.
+        let corpus = dataset().corpus_id;
+        assert!(served(s.clone(), &base, Some(&corpus))
+            .corpus_mismatch()
+            .is_none());
+        assert!(served(s.clone(), "http://other/api", Some("x"))
+            .corpus_mismatch()
+            .is_none());
+        assert!(served(s, &base, None).corpus_mismatch().is_none());
+    }
+
+    #[test]
+    fn a_capture_of_another_dataset_opens_with_one_line_naming_both_corpora() {
+        let s = with_demo_dataset()
+            .apply(Action::EditResponses(
+                body("Which page shows the moon?", &[(2, 2)]).to_string() + "\n",
+            ))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            });
+        let banner = s.banner.clone().unwrap();
+        assert!(
+            banner
+                .detail
+                .starts_with("this capture's one question is not in the dataset"),
+            "{}",
+            banner.detail
+        );
+        assert!(banner.more.unwrap().contains("not in the dataset"));
+        assert_eq!(
+            s.foreign_capture.as_ref().unwrap()[0],
+            "Which page shows the moon?"
+        );
+        let s = s.apply(Action::CaptureCorpus("octave-manual".into()));
+        let detail = s.banner.unwrap().detail;
+        let first = detail.lines().next().unwrap();
+        assert_eq!(
+            first,
+            format!(
+                "this capture is for octave-manual; the dataset is {}",
+                dataset().corpus_id
+            )
         );
     }
 

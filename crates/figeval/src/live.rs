@@ -149,6 +149,9 @@ pub enum AnswerFailure {
         status: u16,
         /// The status text, possibly empty.
         status_text: String,
+        /// What the deployment said, when the body is a JSON object with a `detail`,
+        /// `message` or `error` ([`deployment_words`]).
+        said: Option<String>,
         /// The start of the body, quoted.
         body_start: String,
     },
@@ -178,13 +181,17 @@ impl fmt::Display for AnswerFailure {
             AnswerFailure::Status {
                 status,
                 status_text,
+                said,
                 body_start,
             } => {
                 write!(f, "the deployment answered HTTP {status}")?;
                 if !status_text.is_empty() {
                     write!(f, " {status_text}")?;
                 }
-                write!(f, "; its body starts: {body_start}")
+                match said {
+                    Some(words) => write!(f, ": {words}"),
+                    None => write!(f, "; its body starts: {body_start}"),
+                }
             }
             AnswerFailure::TooLarge => {
                 write!(f, "the response body is over {MAX_BODY_BYTES} bytes")
@@ -211,12 +218,36 @@ pub fn quote_body(text: &str) -> String {
     format!("{start:?}{cut}")
 }
 
+/// What a failing body says in words: the `detail`, `message` or `error` of a JSON object
+/// (the first of them present; a string as it is, any other value as compact JSON), cut to
+/// [`BODY_QUOTE_CHARS`] characters. `None` when the body is not JSON or has none of them: the
+/// message then quotes the body's start instead.
+pub fn deployment_words(body: &str) -> Option<String> {
+    let serde_json::Value::Object(map) = serde_json::from_str(body).ok()? else {
+        return None;
+    };
+    let value = ["detail", "message", "error"]
+        .iter()
+        .find_map(|k| map.get(*k).filter(|v| !v.is_null()))?;
+    let text = match value {
+        serde_json::Value::String(s) => s.trim().to_string(),
+        other => other.to_string(),
+    };
+    if text.is_empty() {
+        return None;
+    }
+    let start = describe::first_chars(&text, BODY_QUOTE_CHARS);
+    let cut = if start.len() < text.len() { "…" } else { "" };
+    Some(format!("{start}{cut}"))
+}
+
 /// Judges an answer: its status, then its body (JSON with a `matches` array of objects).
 pub fn judge(status: u16, status_text: &str, body: &str) -> Result<Vec<Match>, AnswerFailure> {
     if !(200..300).contains(&status) {
         return Err(AnswerFailure::Status {
             status,
             status_text: status_text.to_string(),
+            said: deployment_words(body),
             body_start: quote_body(body),
         });
     }
@@ -297,6 +328,29 @@ mod tests {
             msg,
             "the deployment answered HTTP 500 Internal Server Error; its body starts: \"{}\""
         );
+    }
+
+    #[test]
+    fn a_json_error_body_is_shown_as_the_deployments_words_not_quoted() {
+        let msg = |body: &str| judge(404, "Not Found", body).unwrap_err().to_string();
+        assert_eq!(
+            msg(r#"{"detail":"unknown corpus \"nasa-apollo-11\""}"#),
+            "the deployment answered HTTP 404 Not Found: unknown corpus \"nasa-apollo-11\""
+        );
+        assert_eq!(
+            msg(r#"{"message":"no index","code":7}"#),
+            "the deployment answered HTTP 404 Not Found: no index"
+        );
+        assert_eq!(
+            msg(r#"{"error":{"kind":"auth"}}"#),
+            "the deployment answered HTTP 404 Not Found: {\"kind\":\"auth\"}"
+        );
+        // Not JSON, or JSON without words: the body's start, quoted.
+        assert!(msg("<b>gone</b>").ends_with("its body starts: \"<b>gone</b>\""));
+        assert!(msg(r#"{"detail":""}"#).contains("its body starts:"));
+        let long = format!(r#"{{"detail":"{}"}}"#, "x".repeat(900));
+        let words = deployment_words(&long).unwrap();
+        assert_eq!(words, format!("{}…", "x".repeat(500)));
     }
 
     #[test]

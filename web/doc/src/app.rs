@@ -76,13 +76,15 @@ fn follow_page(dispatch: UseReducerDispatcher<State>) -> impl Drop {
     DISPATCH.with(|d| *d.borrow_mut() = Some(dispatch.clone()));
     let settle: Rc<RefCell<Option<Timeout>>> = Rc::default();
     let d = dispatch.clone();
-    let announce = bridge::take_announce(move |text| {
+    let announce = bridge::take_announce(move |announced| {
         let d = d.clone();
-        let timer = Timeout::new(DATASET_SETTLE_MS, move || d.dispatch(Action::Dataset(text)));
+        let timer = Timeout::new(DATASET_SETTLE_MS, move || {
+            d.dispatch(Action::Dataset(announced))
+        });
         settle.borrow_mut().replace(timer);
     });
     // What happened before the module was running.
-    dispatch.dispatch(Action::Dataset(bridge::dataset_text()));
+    dispatch.dispatch(Action::Dataset(bridge::announced()));
     if let Some(v) = REQUESTED.with(|r| r.borrow_mut().take()) {
         dispatch.dispatch(Action::Show(v));
     }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlImageElement;
 
-use crate::state::Pdf;
+use crate::state::{Announced, Pdf};
 
 #[wasm_bindgen]
 extern "C" {
@@ -24,19 +24,30 @@ extern "C" {
     static BRIDGE: JsValue;
 }
 
-/// The main app's dataset text as last announced (`""`: none, or none announced yet).
-pub fn dataset_text() -> String {
-    BRIDGE
-        .with(|b| Reflect::get(b, &JsValue::from_str("text")))
-        .ok()
-        .and_then(|t| t.as_string())
-        .unwrap_or_default()
+/// What the main app last announced (nothing: none announced yet).
+pub fn announced() -> Announced {
+    let field = |name: &str| {
+        BRIDGE
+            .with(|b| Reflect::get(b, &JsValue::from_str(name)))
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default()
+    };
+    Announced {
+        text: field("text"),
+        what: field("what"),
+        note: field("note"),
+    }
 }
 
-/// Takes over `figevalDoc.announce`: from now on each dataset the main app announces goes to
-/// `f`. The closure must be kept for as long as it is to be called.
-pub fn take_announce(f: impl FnMut(String) + 'static) -> Closure<dyn FnMut(String)> {
-    let f = Closure::<dyn FnMut(String)>::new(f);
+/// Takes over `figevalDoc.announce`: from now on what the main app announces goes to `f`. The
+/// closure must be kept for as long as it is to be called.
+pub fn take_announce(
+    mut f: impl FnMut(Announced) + 'static,
+) -> Closure<dyn FnMut(String, String, String)> {
+    let f = Closure::<dyn FnMut(String, String, String)>::new(move |text, what, note| {
+        f(Announced { text, what, note })
+    });
     BRIDGE.with(|b| {
         let _ = Reflect::set(b, &JsValue::from_str("announce"), f.as_ref());
     });

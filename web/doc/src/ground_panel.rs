@@ -137,6 +137,12 @@ pub fn ground_panel() -> Html {
         <section class="card doc-card" data-testid="ground-panel" data-status={status} aria-labelledby="ground-h">
             <h3 id="ground-h">{ "Dataset check" }</h3>
             <p class="muted small">{ "Does each item's expected page carry its figure's caption or its section's heading? The same check as figeval ground, run in this page on the text of the open PDF, before any run." }</p>
+            if !doc.dataset_what.is_empty() {
+                <p class="small" data-testid="ground-checked">{ format!("Checked: {}.", doc.dataset_what) }</p>
+            }
+            if !doc.dataset_note.is_empty() {
+                <p class="finding" data-testid="ground-corpus-note"><strong>{ "Another corpus: " }</strong>{ doc.dataset_note.to_string() }</p>
+            }
             <p role="status" data-testid="ground-status">{ text }</p>
             { body }
         </section>

@@ -108,6 +108,28 @@ impl DatasetIn {
     }
 }
 
+/// What the main app announced: the dataset of what is on screen there (web/src/checked.rs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Announced {
+    /// The dataset's JSON text (`""`: none).
+    pub text: String,
+    /// Which dataset it is (the open report's items, the workbench's dataset…), in words.
+    pub what: String,
+    /// A warning to show with the check (`""`: none).
+    pub note: String,
+}
+
+#[cfg(test)]
+impl Announced {
+    /// A dataset text with nothing said about it.
+    pub fn text(text: &str) -> Announced {
+        Announced {
+            text: text.to_string(),
+            ..Announced::default()
+        }
+    }
+}
+
 /// What every view reads (a Yew context).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Doc {
@@ -119,6 +141,10 @@ pub struct Doc {
     pub texts: Texts,
     /// The main app's dataset.
     pub dataset: DatasetIn,
+    /// Which dataset it is, as the main app named it.
+    pub dataset_what: Rc<str>,
+    /// The main app's warning about it (`""`: none).
+    pub dataset_note: Rc<str>,
 }
 
 impl Doc {
@@ -180,6 +206,8 @@ impl Default for State {
                 pdf: Pdf::None,
                 texts: Texts::Waiting,
                 dataset: DatasetIn::None,
+                dataset_what: "".into(),
+                dataset_note: "".into(),
             },
             view: View::Check,
             folded: false,
@@ -210,8 +238,8 @@ pub enum Action {
         /// How long it took, in milliseconds.
         ms: f64,
     },
-    /// The main app announced its dataset's text (`""`: none).
-    Dataset(String),
+    /// The main app announced the dataset of what is on screen.
+    Dataset(Announced),
     /// Show a view (unfolding the views).
     Show(View),
     /// Fold the views away (`true`) or unfold them.
@@ -264,7 +292,11 @@ impl State {
                     };
                 }
             }
-            Action::Dataset(text) => doc.dataset = DatasetIn::from_text(&text),
+            Action::Dataset(a) => {
+                doc.dataset = DatasetIn::from_text(&a.text);
+                doc.dataset_what = a.what.into();
+                doc.dataset_note = a.note.into();
+            }
             Action::Show(view) => {
                 self.view = view;
                 self.folded = false;
@@ -404,11 +436,15 @@ mod tests {
 
     #[test]
     fn the_announced_dataset_is_parsed_by_the_core() {
-        let s = State::default().apply(Action::Dataset(
-            r#"{"corpus_id": "c", "items": [{"question": "Which figure?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"}]}"#.into(),
-        ));
+        let s = State::default().apply(Action::Dataset(Announced {
+            what: "the report on show".into(),
+            ..Announced::text(r#"{"corpus_id": "c", "items": [{"question": "Which figure?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"}]}"#)
+        }));
+        assert_eq!(&*s.doc.dataset_what, "the report on show");
         assert!(matches!(&s.doc.dataset, DatasetIn::Valid(d) if d.items.len() == 1));
-        let s = s.apply(Action::Dataset(r#"{"corpus_id": "c", "items": []}"#.into()));
+        let s = s.apply(Action::Dataset(Announced::text(
+            r#"{"corpus_id": "c", "items": []}"#,
+        )));
         match &s.doc.dataset {
             DatasetIn::Invalid(errors) => {
                 let expected: Vec<String> = Dataset::parse(r#"{"corpus_id": "c", "items": []}"#)
@@ -421,7 +457,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let s = s.apply(Action::Dataset(String::new()));
+        let s = s.apply(Action::Dataset(Announced::default()));
         assert_eq!(s.doc.dataset, DatasetIn::None);
     }
 

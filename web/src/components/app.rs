@@ -16,16 +16,20 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::checked;
 use crate::components::compare_view::CompareView;
-use crate::components::dataset_panel::DatasetPanel;
+use crate::components::dataset_panel::{bundled_source, bundled_text, load_bundled, DatasetPanel};
 use crate::components::error_banner::ErrorBanner;
 use crate::components::offline_panel::OfflinePanel;
 use crate::components::open_report_panel::OpenReportPanel;
 use crate::components::report_view::ReportView;
 use crate::components::run_panel::RunPanel;
 use crate::components::settings_panel::SettingsPanel;
+use crate::datasets;
 use crate::format;
 use crate::runner::{self, Job, RunHandle};
+use crate::scoring;
+use crate::shared::Shared;
 use crate::state::{Action, AppState, RunStatus, View};
 
 /// Opens the report of a `#report=` fragment or the comparison of a `#compare=` one, when the
@@ -37,6 +41,42 @@ fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
             wasm_bindgen_futures::spawn_local(async move {
                 dispatch.dispatch(Action::OpenShareLink(browser::open_link(&f).await));
             });
+        }
+    }
+}
+
+/// How long the base URL must stay unchanged before the deployment is asked what it serves.
+const SETTLE_MS: u32 = 400;
+
+/// Asks the deployment at `base` what it serves; loads the bundled dataset of that corpus as
+/// the default (the reducer keeps a dataset the user chose), then records the answer.
+async fn ask_what_is_served(base: String, d: UseReducerDispatcher<AppState>) {
+    let corpus = browser::served_corpus(&base).await;
+    if let Some(b) = corpus.as_deref().and_then(datasets::of_corpus) {
+        if let Ok(text) = bundled_text(b).await {
+            d.dispatch(Action::DefaultDataset {
+                source: bundled_source(b),
+                text,
+            });
+        }
+    }
+    d.dispatch(Action::Served {
+        base_url: base,
+        corpus_id: corpus,
+    });
+}
+
+/// Looks for the bundled dataset a refused capture's questions belong to, and names it.
+async fn name_foreign_capture(questions: Shared<Vec<String>>, d: UseReducerDispatcher<AppState>) {
+    for b in &datasets::BUNDLED {
+        let Ok(text) = bundled_text(b).await else {
+            continue;
+        };
+        if let Ok(dataset) = figeval::Dataset::parse(&text) {
+            if scoring::is_capture_of(&dataset, &questions) {
+                d.dispatch(Action::CaptureCorpus(dataset.corpus_id));
+                return;
+            }
         }
     }
 }
@@ -124,6 +164,31 @@ pub fn app() -> Html {
         });
     }
     use_effect_with(state.settings.clone(), browser::save_settings);
+    // Ask the deployment what it serves (after the base URL settles): until the user chooses a
+    // dataset, the bundled one of that corpus replaces the one loaded at start.
+    {
+        let d = state.dispatcher();
+        use_effect_with(state.settings.base_url.trim().to_string(), move |base| {
+            let base = base.clone();
+            let timer = gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
+                wasm_bindgen_futures::spawn_local(ask_what_is_served(base, d))
+            });
+            move || drop(timer)
+        });
+    }
+    // A capture refused as another dataset's: find the bundled dataset it is for.
+    {
+        let d = state.dispatcher();
+        use_effect_with(state.foreign_capture.clone(), move |questions| {
+            if let Some(q) = questions.clone() {
+                wasm_bindgen_futures::spawn_local(name_foreign_capture(q, d));
+            }
+        });
+    }
+    // The document module checks the dataset of what is on screen (crate::checked).
+    use_effect_with(checked::target(&state), |t| {
+        browser::announce_checked(&t.announced())
+    });
     {
         let cues = FocusCues {
             view: state.view,
@@ -224,6 +289,18 @@ pub fn app() -> Html {
     };
     let running = state.run.status == RunStatus::Running;
     let blocked = state.plan_run(false).err();
+    let mismatch = state.corpus_mismatch();
+    let matching = mismatch
+        .as_ref()
+        .and_then(|(served, _)| datasets::of_corpus(served));
+    let on_load_matching = {
+        let d = state.dispatcher();
+        Callback::from(move |_: ()| {
+            if let Some(b) = matching {
+                load_bundled(b, d.clone());
+            }
+        })
+    };
     html! {
         <>
             <header class="topbar">
@@ -254,7 +331,8 @@ pub fn app() -> Html {
                         <SettingsPanel settings={state.settings.clone()} locked={running}
                                        dispatch={state.dispatcher()} />
                         <RunPanel run={state.run.clone()} {blocked} on_run={start(false)}
-                                  on_resume={start(true)} {on_cancel} {on_download_capture} {on_discard} />
+                                  on_resume={start(true)} {on_cancel} {on_download_capture} {on_discard}
+                                  {mismatch} matching={matching.map(|b| b.title)} {on_load_matching} />
                         <OfflinePanel text={state.responses_text.clone()} source={state.responses_source.clone()}
                                       allow_missing={state.allow_missing} has_dataset={state.dataset.is_some()}
                                       dispatch={state.dispatcher()} />

@@ -11,7 +11,7 @@ use crate::browser;
 use crate::components::code_area::CodeArea;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
-use crate::datasets::BUNDLED;
+use crate::datasets::{Bundled, BUNDLED};
 use crate::shared::Shared;
 use crate::state::{Action, AppState};
 
@@ -30,6 +30,35 @@ pub struct DatasetPanelProps {
     pub locked: bool,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<AppState>,
+}
+
+/// A bundled dataset's text: inside the app, or fetched from beside the page.
+pub async fn bundled_text(b: &'static Bundled) -> Result<Rc<str>, String> {
+    match b.text {
+        Some(text) => Ok(text.into()),
+        None => browser::fetch_text(b.file).await.map(Into::into),
+    }
+}
+
+/// Loads a bundled dataset as the user's choice (or says why it could not be fetched).
+pub fn load_bundled(b: &'static Bundled, d: UseReducerDispatcher<AppState>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        d.dispatch(match bundled_text(b).await {
+            Ok(text) => Action::LoadDataset {
+                source: bundled_source(b),
+                text,
+            },
+            Err(detail) => Action::Error {
+                title: "The dataset could not be fetched".into(),
+                detail,
+            },
+        })
+    });
+}
+
+/// The dataset source a bundled dataset is loaded as.
+pub fn bundled_source(b: &Bundled) -> String {
+    format!("bundled: {}", b.file)
 }
 
 /// The dataset card.
@@ -90,29 +119,7 @@ pub fn dataset_panel(props: &DatasetPanelProps) -> Html {
     };
     let bundled = BUNDLED.iter().map(|b| {
         let d = props.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| {
-            let source = format!("bundled: {}", b.file);
-            let Some(text) = b.text else {
-                let d = d.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    match browser::fetch_text(b.file).await {
-                        Ok(text) => d.dispatch(Action::LoadDataset {
-                            source,
-                            text: text.into(),
-                        }),
-                        Err(detail) => d.dispatch(Action::Error {
-                            title: "The dataset could not be fetched".into(),
-                            detail,
-                        }),
-                    }
-                });
-                return;
-            };
-            d.dispatch(Action::LoadDataset {
-                source,
-                text: text.into(),
-            })
-        });
+        let onclick = Callback::from(move |_: MouseEvent| load_bundled(b, d.clone()));
         let active = props.source.ends_with(b.file) && props.source.starts_with("bundled");
         html! {
             <button type="button" class={classes!("chip-button", active.then_some("active"))}

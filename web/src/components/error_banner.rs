@@ -25,7 +25,13 @@ pub fn error_banner(props: &ErrorBannerProps) -> Html {
         <div class="banner" role="alert" tabindex="-1" data-testid="error-banner">
             <div class="banner-body">
                 <strong class="banner-title">{ banner.title.clone() }</strong>
-                <pre class="banner-detail">{ banner.detail.clone() }</pre>
+                <p class="banner-detail">{ banner.detail.clone() }</p>
+                if let Some(more) = &banner.more {
+                    <details class="banner-more" data-testid="banner-more">
+                        <summary>{ "Details" }</summary>
+                        <p class="banner-detail">{ more.clone() }</p>
+                    </details>
+                }
             </div>
             <button class="ghost" onclick={dismiss} data-testid="dismiss-banner"
                     aria-label="Dismiss">{ "✕" }</button>

@@ -1,5 +1,7 @@
 //! The live run: start, progress, cancel, and after a stop the kept capture and resume.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::state::{LiveRun, RunStatus};
@@ -21,6 +23,12 @@ pub struct RunPanelProps {
     pub on_download_capture: Callback<()>,
     /// Forget the stopped run.
     pub on_discard: Callback<()>,
+    /// The corpus the deployment serves and the dataset's, when they differ.
+    pub mismatch: Option<(Rc<str>, String)>,
+    /// The bundled dataset of the served corpus (its title), when there is one.
+    pub matching: Option<&'static str>,
+    /// Load that dataset.
+    pub on_load_matching: Callback<()>,
 }
 
 /// The run card.
@@ -46,6 +54,15 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
     html! {
         <section class="card" aria-labelledby="run-h">
             <h2 id="run-h"><span class="step">{"3"}</span>{ "Run live" }</h2>
+            if let Some((served, dataset)) = &props.mismatch {
+                <div class="notice row wrap" data-testid="corpus-mismatch">
+                    <p>{ format!("The deployment serves {served}, but this dataset is for {dataset}, so its searches would find nothing.") }</p>
+                    if let Some(title) = props.matching {
+                        <button type="button" data-testid="load-matching" onclick={click(&props.on_load_matching)}
+                                disabled={running}>{ format!("Load {title}") }</button>
+                    }
+                </div>
+            }
             <div class="row wrap">
                 <button class="primary" data-testid="run-live" onclick={click(&props.on_run)}
                         disabled={running || props.blocked.is_some()}>{ "Run live" }</button>
