@@ -11,7 +11,7 @@ import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import {
   missing, serveDist, appHarness, openApp, loadBundled, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
-  axeViolations, countByRule,
+  axeViolations, countByRule, watchProblems,
 } from './support.mjs';
 
 const skip = missing({ manual: true })
@@ -196,9 +196,7 @@ test('a pdf= link offers its URL and fetches it only after the user says yes', {
   const pdfUrl = `${files.url}octave.pdf`;
   const context = await h.browser.newContext();
   const page = await context.newPage();
-  page.problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  watchProblems(page);
   await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
     (e) => (window.__cspViolations ||= []).push(`${e.violatedDirective} ${e.blockedURI}`)));
   const fetched = [];

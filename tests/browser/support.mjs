@@ -274,6 +274,19 @@ export function appHarness(skip) {
 }
 
 /**
+ * Collects the page's console errors and page errors into `page.problems`. The page asks the
+ * deployment what it serves (`GET …/health`); the browser logs that request failing when no
+ * deployment runs there, which is no fault of the page, so it is left out.
+ */
+export function watchProblems(page) {
+  page.problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location()?.url?.endsWith('/health')) page.problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+}
+
+/**
  * Opens the app and waits for it to render. Collects console errors, page errors and CSP
  * violations into `page.problems`. `settings` seeds the remembered deployment settings.
  */
@@ -282,13 +295,7 @@ export async function openApp(browser, url, { acceptDownloads = false, permissio
   const page = await context.newPage();
   // Settings as a returning user has them (localStorage), e.g. { base_url }.
   if (settings) await page.addInitScript((s) => localStorage.setItem('figeval.settings.v1', s), JSON.stringify(settings));
-  page.problems = [];
-  // The page asks the deployment what it serves (`GET …/health`); the browser logs that request
-  // failing when no deployment runs there, which is no fault of the page.
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location()?.url?.endsWith('/health')) page.problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  watchProblems(page);
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       (window.__cspViolations ||= []).push(`${e.violatedDirective} ${e.blockedURI}`);

@@ -49,7 +49,7 @@ pub struct Announced {
 pub fn target(state: &AppState) -> Target {
     let on_show = match state.view {
         View::Report => state.report.clone(),
-        View::Compare => state.compared().first().cloned(),
+        View::Compare => state.compared.list().first().cloned(),
         View::Workbench => None,
     };
     match on_show {

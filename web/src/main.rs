@@ -10,16 +10,15 @@
 mod browser;
 mod checked;
 mod components;
-mod datasets;
-mod files;
 mod filter;
 mod format;
 mod runner;
 mod scoring;
 mod search;
 mod settings;
-mod shared;
 mod state;
+
+use figeval_web_common::{datasets, files, shared};
 
 fn main() {
     // The app renders into `#app`, beside the document strip of index.html (which is not the

@@ -12,17 +12,13 @@
 mod app;
 mod bridge;
 mod caption_list;
-#[path = "../../src/datasets.rs"]
-mod datasets;
 mod draft;
 mod editor;
-#[path = "../../src/files.rs"]
-mod files;
 mod ground_panel;
-#[path = "../../src/shared.rs"]
-mod shared;
 mod state;
 mod thumb;
+
+use figeval_web_common::{datasets, files, shared};
 
 fn main() {
     let root = web_sys::window()

@@ -30,7 +30,7 @@ use crate::format;
 use crate::runner::{self, Job, RunHandle};
 use crate::scoring;
 use crate::shared::Shared;
-use crate::state::{Action, AppState, RunStatus, View};
+use crate::state::{Action, AppState, View};
 
 /// Opens the report of a `#report=` fragment or the comparison of a `#compare=` one, when the
 /// page has one.
@@ -193,7 +193,7 @@ pub fn app() -> Html {
         let cues = FocusCues {
             view: state.view,
             banner: state.banner.is_some(),
-            running: state.run.status == RunStatus::Running,
+            running: state.run.is_running(),
         };
         let was = use_mut_ref(|| cues);
         use_effect_with(cues, move |now| move_focus(was.replace(*now), *now));
@@ -287,7 +287,7 @@ pub fn app() -> Html {
             </section>
         }
     };
-    let running = state.run.status == RunStatus::Running;
+    let running = state.run.is_running();
     let blocked = state.plan_run(false).err();
     let mismatch = state.corpus_mismatch();
     let matching = mismatch
@@ -344,7 +344,7 @@ pub fn app() -> Html {
                                 dispatch={state.dispatcher()} />
                 }) }
                 { panel(View::Compare, None, html! {
-                    <CompareView before={state.before.clone()} after={state.after.clone()} rest={state.compare_rest.clone()}
+                    <CompareView compared={state.compared.clone()}
                                  has_current={state.report.is_some()} dispatch={state.dispatcher()} />
                 }) }
             </main>

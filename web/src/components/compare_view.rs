@@ -18,7 +18,7 @@ use crate::components::share_panel::SharePanel;
 use crate::components::table_scroll::table_scroll;
 use crate::format;
 use crate::shared::Shared;
-use crate::state::{Action, AppState, OpenReport, Slot};
+use crate::state::{Action, AppState, Compared, OpenReport, Slot};
 use figeval::Report;
 
 /// How many gained/lost questions are listed before "and N more".
@@ -27,12 +27,8 @@ const LISTED: usize = 25;
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
 pub struct CompareViewProps {
-    /// The baseline.
-    pub before: Option<OpenReport>,
-    /// The change.
-    pub after: Option<OpenReport>,
-    /// The further runs, after `after`, in order.
-    pub rest: std::rc::Rc<Vec<OpenReport>>,
+    /// The reports compared, in order (the baseline first).
+    pub compared: Compared,
     /// Whether a report is on show (it can fill a slot).
     pub has_current: bool,
     /// Where actions go.
@@ -41,7 +37,7 @@ pub struct CompareViewProps {
 
 fn slot_card(
     slot: Slot,
-    open: &Option<OpenReport>,
+    open: Option<&OpenReport>,
     has_current: bool,
     dispatch: &UseReducerDispatcher<AppState>,
 ) -> Html {
@@ -385,12 +381,7 @@ fn matrix_view(m: &Matrix) -> Html {
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
     // The reports in order, the baseline first: two are before and after, more the matrix.
-    let compared: Vec<&OpenReport> = props
-        .before
-        .iter()
-        .chain(&props.after)
-        .chain(props.rest.iter())
-        .collect();
+    let compared = props.compared.list();
     let named: Vec<(AttrValue, Shared<Report>)> = compared
         .iter()
         .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
@@ -415,10 +406,10 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
         <div class="compare" data-testid="compare-view">
             if !many {
                 <div class="slots">
-                    { slot_card(Slot::Before, &props.before, props.has_current, &props.dispatch) }
+                    { slot_card(Slot::Before, props.compared.slot(Slot::Before), props.has_current, &props.dispatch) }
                     <button class="swap" onclick={swap} title="Swap before and after" aria-label="Swap before and after" data-testid="compare-swap"
-                            disabled={props.before.is_none() && props.after.is_none()}>{ "⇄" }</button>
-                    { slot_card(Slot::After, &props.after, props.has_current, &props.dispatch) }
+                            disabled={compared.is_empty()}>{ "⇄" }</button>
+                    { slot_card(Slot::After, props.compared.slot(Slot::After), props.has_current, &props.dispatch) }
                 </div>
             }
             if let Some(m) = &*matrix {

@@ -35,20 +35,14 @@ pub struct RunPanelProps {
 #[function_component(RunPanel)]
 pub fn run_panel(props: &RunPanelProps) -> Html {
     let run = &props.run;
-    let running = run.status == RunStatus::Running;
+    let running = run.is_running();
     let (done, total) = (run.done(), run.total());
     let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
-    let status = match run.status {
-        RunStatus::Idle => "not started",
-        RunStatus::Running => "running…",
-        RunStatus::Cancelled => "cancelled",
-        RunStatus::Failed => "stopped by a failure",
-        RunStatus::Finished => "finished",
-    };
+    let status = run.status.word();
     let status_class = match run.status {
-        RunStatus::Failed => "miss",
+        RunStatus::Failed(_) => "miss",
         RunStatus::Finished => "hit",
-        RunStatus::Cancelled => "warn",
+        RunStatus::Cancelled(_) => "warn",
         _ => "neutral",
     };
     html! {
@@ -99,7 +93,7 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
                     { " · " }<span class={classes!("badge", status_class)}>{ status }</span>
                 </span>
             </div>
-            if matches!(run.status, RunStatus::Cancelled | RunStatus::Failed) && done < total {
+            if matches!(run.status, RunStatus::Cancelled(_) | RunStatus::Failed(_)) && done < total {
                 <p class="muted small">{ format!(
                     "{done} of {total} responses are kept. Resume asks only for the other {}; \
                      the capture can be scored offline later.", total - done) }</p>

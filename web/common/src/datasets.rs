@@ -17,7 +17,7 @@ pub struct Bundled {
 }
 
 /// The first bundled dataset's text, inside the app.
-const NASA: &str = include_str!("../../data/eval_datasets/nasa-apollo-11-figures.json");
+const NASA: &str = include_str!("../../../data/eval_datasets/nasa-apollo-11-figures.json");
 
 /// Every bundled dataset; the first is loaded at start.
 pub const BUNDLED: [Bundled; 2] = [
@@ -38,7 +38,6 @@ pub const BUNDLED: [Bundled; 2] = [
 ];
 
 /// The bundled dataset of a corpus, when one is bundled.
-#[allow(dead_code)]
 pub fn of_corpus(corpus_id: &str) -> Option<&'static Bundled> {
     BUNDLED.iter().find(|b| b.corpus_id == corpus_id)
 }
@@ -46,10 +45,9 @@ pub fn of_corpus(corpus_id: &str) -> Option<&'static Bundled> {
 /// Every bundled dataset's text, in [`BUNDLED`]'s order, for the document module (`web/doc`,
 /// loaded on demand and outside the main bundle budget); the main app reads [`Bundled::text`]
 /// and fetches the rest, so it never uses (nor links) these.
-#[allow(dead_code)]
 pub const TEXTS: [&str; 2] = [
     NASA,
-    include_str!("../../data/eval_datasets/octave-manual-figures.json"),
+    include_str!("../../../data/eval_datasets/octave-manual-figures.json"),
 ];
 
 #[cfg(test)]
@@ -59,8 +57,6 @@ mod tests {
     #[test]
     fn every_bundled_dataset_is_valid() {
         assert!(BUNDLED[0].text.is_some(), "the first is inside the app");
-        // This file is compiled into both `web` and `web/doc`: find the repository's data
-        // folder from whichever crate runs the test.
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .ancestors()
             .map(|dir| dir.join("data/eval_datasets"))

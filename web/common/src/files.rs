@@ -1,6 +1,5 @@
 //! Files in and out of the page: reading a picked file's text, offering text as a download,
-//! and JavaScript errors as words. Shared by the app and the document module
-//! (`web/doc`, which includes this file), so both read and write files the same way.
+//! and JavaScript errors as words, the same way in both modules.
 
 use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
