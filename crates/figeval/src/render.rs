@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compare::{Comparison, Disagreement, MetricDelta, ScopeComparison, ALPHA};
+use crate::dataset::Group;
 use crate::decimal;
 use crate::gate::{Finding, GateCheck, SignificanceGate};
 use crate::ground::{Ground, ItemGround, Verdict};
@@ -159,10 +160,63 @@ pub fn report_text(report: &Report, label: &str) -> String {
     out
 }
 
+/// What a comparison found, in one line, as it leads the text, the Markdown and the page: each
+/// overall metric whose change the exact McNemar test tells from chance at the paired n, the
+/// headline page_hit_at_3 whenever it moved (with "too small to tell" when the test cannot),
+/// and whether the prose control held. For example `figure_chunk_at_3 rose 0.00 → 0.76
+/// (p 5.96e-8); page_hit_at_3 rose 0.79 → 0.94, too small to tell at n 33 (p 0.0625); the
+/// prose control held.`
+pub fn comparison_finding(c: &Comparison) -> String {
+    let Some(overall) = c.scope(Scope::Overall) else {
+        return "no items to compare.".to_string();
+    };
+    let told = |m: &MetricDelta| m.delta != 0.0 && m.p_value < ALPHA;
+    let headline = |m: &MetricDelta| m.metric == Metric::PageHitAt3 && m.delta != 0.0 && !told(m);
+    let rows = || overall.metrics.values();
+    let mut parts: Vec<String> = rows()
+        .filter(|m| told(m))
+        .chain(rows().filter(|m| headline(m)))
+        .map(|m| {
+            let way = if m.delta > 0.0 { "rose" } else { "fell" };
+            let change = format!(
+                "{} {way} {} → {}",
+                m.metric,
+                decimal::fixed(m.before, 2),
+                decimal::fixed(m.after, 2)
+            );
+            let p = p_value(m.p_value);
+            if told(m) {
+                format!("{change} (p {p})")
+            } else {
+                format!(
+                    "{change}, too small to tell at n {} (p {p})",
+                    overall.paired
+                )
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push(format!(
+            "no change told from chance at n {} (exact McNemar, p < 0.05)",
+            overall.paired
+        ));
+    }
+    if let Some(prose) = c.scope(Scope::Group(Group::Prose)) {
+        let fell = prose.regressions();
+        parts.push(if fell.is_empty() {
+            "the prose control held".to_string()
+        } else {
+            format!("the prose control fell on {}", crate::compare::names(&fell))
+        });
+    }
+    parts.join("; ") + "."
+}
+
 /// A comparison as plain text, for a terminal.
 pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "figeval compare: {before} -> {after}");
+    let _ = writeln!(out, "{}", comparison_finding(c));
     for w in &c.warnings {
         let _ = writeln!(out, "WARNING: {w}");
     }
@@ -290,6 +344,7 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
         markdown_escape(before),
         markdown_escape(after)
     );
+    let _ = writeln!(out, "{}\n", markdown_escape(&comparison_finding(c)));
     for w in &c.warnings {
         let _ = writeln!(out, "> **Warning:** {}", markdown_escape(w));
     }
@@ -850,6 +905,44 @@ pub fn matrix_markdown(m: &Matrix) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comparison_leads_with_what_changed_and_whether_chance_can_explain_it() {
+        use crate::compare::tests::{record, report};
+        let items = |hits: &dyn Fn(usize) -> bool| -> Vec<_> {
+            (0..20)
+                .map(|i| record(&format!("q{i}"), Group::Locate, hits(i)))
+                .chain((0..6).map(|i| record(&format!("p{i}"), Group::Prose, true)))
+                .collect()
+        };
+        // 12 of 20 gained: told from chance; the prose control held.
+        let c = crate::compare(
+            &report(items(&|_| false), 5),
+            &report(items(&|i| i < 12), 5),
+        );
+        let line = comparison_finding(&c);
+        assert_eq!(
+            line,
+            "page_hit_at_3 rose 0.23 → 0.69 (p 4.88e-4); page_hit_at_5 rose 0.23 → 0.69 \
+             (p 4.88e-4); precise_page_hit_at_3 rose 0.23 → 0.69 (p 4.88e-4); the prose control held."
+        );
+        assert!(comparison_text(&c, "a", "b")
+            .starts_with(&format!("figeval compare: a -> b\n{line}\n")));
+        assert!(comparison_markdown(&c, "a", "b")
+            .contains(&format!("\n\n{}\n", markdown_escape(&line))));
+        // 3 of 20: the headline moved, too little to tell.
+        let c = crate::compare(&report(items(&|_| false), 5), &report(items(&|i| i < 3), 5));
+        assert_eq!(
+            comparison_finding(&c),
+            "page_hit_at_3 rose 0.23 → 0.35, too small to tell at n 26 (p 0.2500); the prose control held."
+        );
+        // Nothing moved.
+        let same = report(items(&|_| false), 5);
+        assert_eq!(
+            comparison_finding(&crate::compare(&same, &same)),
+            "no change told from chance at n 26 (exact McNemar, p < 0.05); the prose control held."
+        );
+    }
 
     #[test]
     fn markdown_escape_neutralises_markup() {

@@ -155,8 +155,9 @@ fn scope_card(s: &ScopeComparison) -> Html {
                 <td class={classes!("num", "delta", dir)} data-testid="delta">{ format::signed(m.delta) }</td>
                 <td class="num delta-ci" data-delta-ci={format::ci_attr(m.delta_ci)}
                     title="Newcombe's paired 95% interval of the change">{ render::delta_interval(m.delta_ci) }</td>
-                <td class="num gained">{ format::count_with_sign(m.gained.len(), '+') }</td>
-                <td class="num lost">{ format::count_with_sign(m.lost.len(), '−') }</td>
+                // Only a count above 0 takes the gained or lost colour.
+                <td class={classes!("num", (!m.gained.is_empty()).then_some("gained"))}>{ format::count_with_sign(m.gained.len(), '+') }</td>
+                <td class={classes!("num", (!m.lost.is_empty()).then_some("lost"))}>{ format::count_with_sign(m.lost.len(), '−') }</td>
                 <td class="num" title="exact two-sided McNemar p-value on (gained, lost)">{ format::p_value(m.p_value) }</td>
             </tr>
         }
@@ -413,12 +414,21 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                 </div>
             }
             if let Some(m) = &*matrix {
+                // What changed leads, in the core's words (the CLI's first line too).
+                <div class="compare-findings" data-testid="compare-findings">
+                    { for m.comparisons.iter().zip(&named[1..]).map(|(c, (name, _))| html! {
+                        <p class="compare-finding" data-testid="compare-finding">
+                            if many { <strong>{ format!("{name}: ") }</strong> }
+                            { render::comparison_finding(c) }
+                        </p>
+                    }) }
+                </div>
                 { runs_card(&named, &keys, props.has_current, &props.dispatch, &pending) }
+                if many { { matrix_view(m) } } else { { for m.comparisons.first().map(comparison) } }
                 <section class="card" data-testid="compare-share">
                     <h2>{ "Share this comparison" }</h2>
                     <SharePanel testid="compare-" reports={named.clone()} />
                 </section>
-                if many { { matrix_view(m) } } else { { for m.comparisons.first().map(comparison) } }
             } else {
                 <p class="muted">{ "Open two reports of the same dataset (files, or the current report) to compare them." }</p>
             }
