@@ -21,6 +21,11 @@ pub fn count_with_sign(n: usize, sign: char) -> String {
     }
 }
 
+/// A count and its noun, singular for one: `1 item`, `3 items` (never `item(s)`).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
 /// A count with thousands separators: `10,000`.
 pub fn count(n: usize) -> String {
     let digits = n.to_string();

@@ -9,6 +9,7 @@ use crate::browser;
 use crate::components::code_area::CodeArea;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
+use crate::format;
 use crate::state::{Action, AppState};
 
 /// Props of [`OfflinePanel`].
@@ -70,7 +71,7 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
             <div class="row wrap">
                 <FilePicker testid="responses-file" label="Open a capture…" accept=".jsonl,.json,.ndjson,application/json"
                             on_file={on_file.clone()} on_error={on_error.clone()} />
-                <span class="muted small">{ format!("{} · {lines} non-blank line(s)", props.source) }</span>
+                <span class="muted small">{ format!("{} · {}", props.source, format::counted(lines, "non-blank line", "non-blank lines")) }</span>
             </div>
             <FileDrop {on_file} {on_error}>
                 <CodeArea testid="responses-input" label="Responses" rows={8} text={props.text.clone()}

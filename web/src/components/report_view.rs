@@ -36,11 +36,16 @@ fn facts(r: &Report, name: &str) -> Html {
             { fact("top_k", r.top_k.map_or("—".into(), |k| k.to_string())) }
             { fact("cache mode", r.cache_mode.map_or("—".into(), |m| m.to_string())) }
             { fact("max precise span", format::span(r.max_precise_span_pages)) }
-            { fact("scored", format!("{} item(s)", r.summary.n)) }
+            { fact("scored", format::counted(r.summary.n as usize, "item", "items")) }
             if !r.unscored.is_empty() { { fact("unscored", format!("{} (no response)", r.unscored.len())) } }
-            { fact("run", format!("{} · {} · {} retried · figeval {}",
-                r.run.started_at.clone().unwrap_or_else(|| "start unknown".into()),
-                format::seconds(r.run.duration_s), r.run.retries, r.run.tool_version)) }
+            // A capture or a link has no run time of its own: no "0.0 s".
+            { fact("run", match r.run.duration_s > 0.0 {
+                true => format!("{} · {} · {} retried · figeval {}",
+                    r.run.started_at.clone().unwrap_or_else(|| "start unknown".into()),
+                    format::seconds(r.run.duration_s), r.run.retries, r.run.tool_version),
+                false => format!("{} · figeval {}",
+                    r.run.started_at.clone().unwrap_or_else(|| "start unknown".into()), r.run.tool_version),
+            }) }
         </dl>
     }
 }
@@ -122,7 +127,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             <section class="card">
                 <div class="report-top">
                     <div class="headline-block" data-testid="headline" data-ci={format::ci_attr(s.ci(headline))}>
-                        <h2 class="headline-label">{ "page_hit_at_3 — overall" }</h2>
+                        <h2 class="headline-label">{ "page hit @3 (overall)" }</h2>
                         <div class="headline-value">{ format::rate(s.rate(headline)) }</div>
                         <div class="headline-ci">{ format::hits_with_ci(s.hits(headline), s.n, s.ci(headline)) }</div>
                         <div class="headline-hits">{ format!("{} of {} questions had a top-3 match on an expected page", s.hits(headline), s.n) }</div>
@@ -172,7 +177,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             </section>
             if !r.unscored.is_empty() {
                 <section class="card warn-card" data-testid="unscored">
-                    <h2>{ format!("Unscored: {} item(s) had no response", r.unscored.len()) }</h2>
+                    <h2>{ format!("Unscored: {} had no response", format::counted(r.unscored.len(), "item", "items")) }</h2>
                     <ul>{ for r.unscored.iter().map(|q| html! { <li>{ q.clone() }</li> }) }</ul>
                 </section>
             }
