@@ -47,6 +47,40 @@ pub fn octave_pdf() -> &'static str {
     testkit::manual::require_str()
 }
 
+/// The project's scanned test corpus: the Octave manual's pages 325-370 with their text layer
+/// and as a scan (images only, some pages turned, blurred or noisy), made once under
+/// `target/scanned` by `xtask/scanned_excerpt.py` (the script `cargo xtask setup` runs).
+pub struct ScannedExcerpt {
+    /// The pages with their text layer.
+    pub text: PathBuf,
+    /// The same pages as a scan.
+    pub scanned: PathBuf,
+}
+
+/// The scanned excerpt ([`ScannedExcerpt`]), made when missing.
+pub fn scanned_excerpt() -> ScannedExcerpt {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let target = exe
+        .ancestors()
+        .nth(3)
+        .expect("tests run from target/<profile>/deps");
+    let out = target.join("scanned");
+    let status = Command::new("/usr/bin/python3")
+        .arg(repo_root().join("xtask/scanned_excerpt.py"))
+        .arg(&out)
+        .env("FIGEVAL_OCTAVE_PDF", octave_pdf())
+        .status()
+        .expect("/usr/bin/python3 runs (cargo xtask setup installs python3-pil)");
+    assert!(
+        status.success(),
+        "xtask/scanned_excerpt.py failed: {status}"
+    );
+    ScannedExcerpt {
+        text: out.join("octave-325-370-text.pdf"),
+        scanned: out.join("octave-325-370-scanned.pdf"),
+    }
+}
+
 /// Runs `figeval` from the repository root, to check its exit status and output.
 pub fn expect(args: &[&str]) -> testkit::Outcome {
     testkit::expect(

@@ -17,6 +17,7 @@ pub fn all() -> Result<(), String> {
     system_packages(OCR_PACKAGES)?;
     octave_manual()?;
     commit_hook()?;
+    scanned_excerpt()?;
     web_tools()
 }
 
@@ -39,7 +40,8 @@ pub fn commit_hook() -> Result<(), String> {
 pub fn for_search() -> Result<(), String> {
     system_packages(&["poppler-utils", "octave-doc"])?;
     system_packages(OCR_PACKAGES)?;
-    octave_manual()
+    octave_manual()?;
+    scanned_excerpt()
 }
 
 /// The Octave manual (`FIGEVAL_OCTAVE_PDF`, default Debian's) must be the exact PDF the tests,
@@ -61,6 +63,20 @@ pub fn octave_manual() -> Result<(), String> {
         testkit::manual::PACKAGE
     );
     Ok(())
+}
+
+/// The scanned test corpus under `target/scanned` (`xtask/scanned_excerpt.py`: the Octave
+/// manual's pages 325-370 as a scan beside the same pages with text); nothing when it is there.
+pub fn scanned_excerpt() -> Result<(), String> {
+    let root = sh::root();
+    let out = root.join("target").join("scanned");
+    let script = root.join("xtask").join("scanned_excerpt.py");
+    let mut c = cmd(
+        "/usr/bin/python3",
+        &[&script.to_string_lossy(), &out.to_string_lossy()],
+    );
+    c.env("FIGEVAL_OCTAVE_PDF", testkit::manual::path());
+    exec(c)
 }
 
 /// What reading scanned pages needs: tesseract and its English data (OCR in `pagetext`), and

@@ -5,7 +5,6 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use figeval::ground::PageSource;
@@ -42,21 +41,12 @@ enum OcrArg {
 
 impl ReadArgs {
     fn options(&self) -> pagetext::Options {
-        let defaults = pagetext::Options::default();
-        pagetext::Options {
-            ocr: match self.ocr {
-                OcrArg::Auto => OcrMode::Auto,
-                OcrArg::Always => OcrMode::Always,
-                OcrArg::Never => OcrMode::Never,
-            },
-            page_timeout: Duration::from_secs(self.ocr_timeout),
-            cache_dir: if self.no_cache {
-                None
-            } else {
-                defaults.cache_dir.clone()
-            },
-            ..defaults
-        }
+        let ocr = match self.ocr {
+            OcrArg::Auto => OcrMode::Auto,
+            OcrArg::Always => OcrMode::Always,
+            OcrArg::Never => OcrMode::Never,
+        };
+        pagetext::Options::from_flags(ocr, self.ocr_timeout, self.no_cache)
     }
 }
 
@@ -216,6 +206,7 @@ pub fn captions(pdf: &Path, json: bool, read: &ReadArgs) -> Outcome {
             let v = serde_json::json!({
                 "pdf_pages": pdf_pages,
                 "ocr_pages": ocr_pages,
+                "ocr_cached_pages": doc.ocr_pages() - doc.ocr_runs(),
                 "unreadable_pages": unreadable,
                 "captions": listed,
             });
@@ -229,7 +220,11 @@ pub fn captions(pdf: &Path, json: bool, read: &ReadArgs) -> Outcome {
                 captions.len()
             );
             if let Some(note) = render::pages_read(pdf_pages, ocr_pages, &unreadable) {
+                let cached = doc.ocr_pages() - doc.ocr_runs();
                 out.push_str(&note);
+                if cached > 0 {
+                    out.push_str(&format!(" ({cached} from the OCR cache)"));
+                }
                 out.push('\n');
             }
             for c in &captions {

@@ -250,6 +250,24 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// The defaults with what a command line says: `--ocr`, `--ocr-timeout SECONDS` and
+    /// `--no-cache` (no cache folder).
+    pub fn from_flags(ocr: OcrMode, timeout_seconds: u64, no_cache: bool) -> Options {
+        let defaults = Options::default();
+        Options {
+            ocr,
+            page_timeout: Duration::from_secs(timeout_seconds),
+            cache_dir: if no_cache {
+                None
+            } else {
+                defaults.cache_dir.clone()
+            },
+            ..defaults
+        }
+    }
+}
+
 /// The OCR cache's folder: `$XDG_CACHE_HOME/figeval/ocr`, or `~/.cache/figeval/ocr` when
 /// `XDG_CACHE_HOME` is unset or not an absolute path (as the XDG base directory rules say);
 /// `None` when neither can be found.
@@ -434,8 +452,10 @@ fn ocr_pages(
                 source,
             })?;
             let settings = format!(
-                "dpi={} max={MAX_RENDER_PIXELS} lang={} {version}",
-                options.dpi, options.language
+                "dpi={} max={MAX_RENDER_PIXELS} lang={} {version} speck={}",
+                options.dpi,
+                options.language,
+                ocr::SPECK_CONFIDENCE
             );
             Some(cache::Cache::new(dir, &hash, &settings))
         }

@@ -182,6 +182,40 @@ pub struct Args {
     /// Fixed delay added to every search, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub latency_ms: u64,
+    /// When to read a page through OCR (tesseract): `auto`, a page whose text layer is nearly
+    /// empty and that carries an image; `always`; `never`.
+    #[arg(long, value_enum, default_value_t = Ocr::Auto)]
+    pub ocr: Ocr,
+    /// How long one page's OCR may take, in seconds; a page over it is indexed empty.
+    #[arg(long, value_name = "SECONDS", default_value_t = extract::DEFAULT_PAGE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub ocr_timeout: u64,
+    /// Read every page again instead of using the OCR cache ($XDG_CACHE_HOME/figeval/ocr).
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// `--ocr`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Ocr {
+    /// Pages with a nearly empty text layer and an image.
+    Auto,
+    /// Every page with text or an image.
+    Always,
+    /// No page.
+    Never,
+}
+
+impl Args {
+    /// How the PDF's pages are read.
+    fn read_options(&self) -> extract::Options {
+        let ocr = match self.ocr {
+            Ocr::Auto => extract::OcrMode::Auto,
+            Ocr::Always => extract::OcrMode::Always,
+            Ocr::Never => extract::OcrMode::Never,
+        };
+        extract::Options::from_flags(ocr, self.ocr_timeout, self.no_cache)
+    }
 }
 
 fn non_empty(value: &str) -> Result<String, String> {
@@ -196,6 +230,7 @@ fn non_empty(value: &str) -> Result<String, String> {
 /// until ctrl-c or SIGTERM:
 ///
 /// ```text
+/// refsearch: <k> of <pages> pages read by OCR (<c> from the cache), <u> unreadable   (only when k or u > 0)
 /// refsearch: indexed <pages> pages, <chunks> chunks (<figures> figures, chunking <page|section>) from <pdf> in <secs>s
 /// refsearch: figures off: <n> figure notes in <notes> fit the PDF's captions; no figure chunk built
 /// refsearch: listening on http://<bound addr>/api
@@ -210,9 +245,28 @@ pub async fn run(args: Args) -> Result<(), Error> {
         None => Vec::new(),
     };
     let pdf = args.pdf.clone();
-    let pages = tokio::task::spawn_blocking(move || extract::extract_pages(&pdf))
+    let read = args.read_options();
+    let doc = tokio::task::spawn_blocking(move || extract::read_pages(&pdf, &read))
         .await
         .map_err(|err| Error::Usage(format!("text extraction stopped: {err}")))??;
+    let unreadable = doc.unreadable();
+    if doc.ocr_pages() > 0 || !unreadable.is_empty() {
+        eprintln!(
+            "refsearch: {} of {} pages read by OCR ({} from the cache), {} unreadable{}",
+            doc.ocr_pages(),
+            doc.pages.len(),
+            doc.ocr_pages() - doc.ocr_runs(),
+            unreadable.len(),
+            unreadable
+                .first()
+                .map(|(page, why)| format!(" (page {page}: {why})"))
+                .unwrap_or_default()
+        );
+    }
+    if let Some(warning) = &doc.cache_warning {
+        eprintln!("refsearch: {warning}");
+    }
+    let pages: Vec<String> = doc.pages.into_iter().map(|p| p.text).collect();
     let options = CorpusOptions {
         corpus_id: args.corpus_id.clone(),
         chunking: args.chunking,
