@@ -524,6 +524,7 @@ pub(crate) mod tests {
                 },
                 records,
                 unscored: vec![],
+                hits_without_page: None,
             },
             RunInfo::default(),
         )
