@@ -274,10 +274,12 @@ pub fn judge_mapped(
     body: &str,
 ) -> Result<MappedAnswer, AnswerFailure> {
     if !(200..300).contains(&status) {
+        let redacted = secrets.redact(body);
         return Err(AnswerFailure::Status {
             status,
             status_text: status_text.to_string(),
-            body_start: quote_body(&secrets.redact(body)),
+            said: deployment_words(&redacted),
+            body_start: quote_body(&redacted),
         });
     }
     if body.len() > MAX_BODY_BYTES {
