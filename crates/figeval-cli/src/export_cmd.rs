@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use figeval::trec;
 
 use crate::fail::{Failure, Outcome};
-use crate::{connect, files, score_cmd, ConnectArgs};
+use crate::{files, score_cmd};
 
 /// Where `figeval export` writes.
 pub struct ExportPaths<'a> {
@@ -23,17 +23,9 @@ pub struct ExportPaths<'a> {
 
 /// Reads the capture against the dataset and writes the qrels, the run and the query map.
 /// Every item must have a usable response, as `figeval score` requires by default.
-pub fn run(
-    responses: &Path,
-    dataset: &Path,
-    connect: &ConnectArgs,
-    out: &ExportPaths<'_>,
-) -> Outcome {
+pub fn run(responses: &Path, dataset: &Path, out: &ExportPaths<'_>) -> Outcome {
     let dataset = files::read_dataset(dataset)?;
-    let connect = connect::prepare(connect.connector.as_deref(), connect.pdf.as_deref())?;
-    let mut pairing = trec::pairing(&dataset);
-    connect.attach(&mut pairing);
-    let (read, _) = score_cmd::read_responses(responses, pairing)?;
+    let (read, _) = score_cmd::read_responses(responses, trec::pairing(&dataset))?;
     let files = trec::export(&dataset, read.pairing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
     write(out.qrels, &files.qrels)?;

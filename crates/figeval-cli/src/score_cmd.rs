@@ -10,7 +10,7 @@ use figeval::{CaptureRead, CaptureReader, Pairing, Report, RunInfo, ScoreConfig}
 
 use crate::clock;
 use crate::fail::{Failure, Outcome};
-use crate::{connect, files, ConnectArgs};
+use crate::files;
 
 /// Scores the responses at `responses` against the dataset and prints the report.
 pub fn run(
@@ -19,7 +19,6 @@ pub fn run(
     max_precise_span: u32,
     allow_missing: bool,
     out: Option<&Path>,
-    connect: &ConnectArgs,
 ) -> Outcome {
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
@@ -27,10 +26,7 @@ pub fn run(
     let config = ScoreConfig {
         max_precise_span_pages: max_precise_span,
     };
-    let connect = connect::prepare(connect.connector.as_deref(), connect.pdf.as_deref())?;
-    let mut pairing = Pairing::new(&dataset, config);
-    connect.attach(&mut pairing);
-    let (read, source) = read_responses(responses, pairing)?;
+    let (read, source) = read_responses(responses, Pairing::new(&dataset, config))?;
     let scored = read
         .pairing
         .finish(allow_missing)

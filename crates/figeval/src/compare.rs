@@ -524,7 +524,6 @@ pub(crate) mod tests {
                 },
                 records,
                 unscored: vec![],
-                hits_without_page: None,
             },
             RunInfo::default(),
         )

@@ -29,8 +29,6 @@
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
 //! - [`gate`]: the significance gate: drops the exact McNemar test calls significant, Holm
 //!   across the tests watched (contract §7.2).
-//! - [`connector`]: how to ask any search API and where its answer keeps its pages
-//!   (contract §14): presets, the mapping, page labels.
 //! - [`decimal`]: the decimal text of doubles, exact, without the standard library's float
 //!   formatting and parsing (which the browser bundle would carry).
 //! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
@@ -51,7 +49,6 @@
 pub mod caption;
 pub mod capture;
 pub mod compare;
-pub mod connector;
 pub mod dataset;
 pub mod decimal;
 pub mod describe;
@@ -74,7 +71,6 @@ pub mod trec;
 pub use caption::{find_captions, Caption, Label, LabelKind};
 pub use capture::{CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing};
 pub use compare::{compare, Comparison, Gate};
-pub use connector::{Connector, ConnectorError, ConnectorErrors, PageLabels};
 pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
 pub use decimal::round4;
 pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};

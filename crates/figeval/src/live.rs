@@ -25,7 +25,6 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use crate::capture::MAX_LINE_BYTES;
-use crate::connector::{MappedAnswer, Reader, Secrets};
 use crate::describe;
 use crate::request::MIN_TOP_K;
 use crate::response::{Match, Response, ResponseProblem};
@@ -260,41 +259,6 @@ pub fn judge(status: u16, status_text: &str, body: &str) -> Result<Vec<Match>, A
         body_start: quote_body(body),
     })?;
     response.matches.map_err(AnswerFailure::Problem)
-}
-
-/// Judges an answer read through a connector: its status, then its body through the mapping
-/// (a `hits` pointer that finds no array is a failure, as a missing `matches` is). Every
-/// header value sent is `[redacted]` in a quoted body: some deployments echo the credentials
-/// they refused.
-pub fn judge_mapped(
-    reader: &Reader,
-    secrets: &Secrets,
-    status: u16,
-    status_text: &str,
-    body: &str,
-) -> Result<MappedAnswer, AnswerFailure> {
-    if !(200..300).contains(&status) {
-        let redacted = secrets.redact(body);
-        return Err(AnswerFailure::Status {
-            status,
-            status_text: status_text.to_string(),
-            said: deployment_words(&redacted),
-            body_start: quote_body(&redacted),
-        });
-    }
-    if body.len() > MAX_BODY_BYTES {
-        return Err(AnswerFailure::TooLarge);
-    }
-    let answer = reader
-        .read_answer(body, false)
-        .map_err(|e| AnswerFailure::NotJson {
-            error: e.to_string(),
-            body_start: quote_body(&secrets.redact(body)),
-        })?;
-    match answer.matches {
-        Err(p) => Err(AnswerFailure::Problem(p)),
-        Ok(_) => Ok(answer),
-    }
 }
 
 #[cfg(test)]

@@ -101,10 +101,6 @@ pub struct Scored {
     pub records: Vec<ItemRecord>,
     /// Questions with no response (only when missing responses were allowed).
     pub unscored: Vec<String>,
-    /// Hits that cite no page, over every scored answer: counted when the answers were read
-    /// through a connector other than the default (`None` for the default, whose reports
-    /// stay as they were).
-    pub hits_without_page: Option<u64>,
 }
 
 /// How the report was produced. The shells fill it in: the scoring core has no clock.
@@ -148,10 +144,6 @@ pub struct Report {
     pub cache_mode: Option<CacheMode>,
     /// The precise-hit span limit used.
     pub max_precise_span_pages: u32,
-    /// Hits that cited no page, over every scored answer; stated when the answers were read
-    /// through a connector other than the default (contract §14.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hits_without_page: Option<u64>,
     /// The overall summary; its keys sit at the top level of the report.
     #[serde(flatten)]
     pub summary: Summary,
@@ -181,7 +173,6 @@ impl Report {
             request,
             records: per_item,
             unscored,
-            hits_without_page,
         } = scored;
         // Inserted one by one: collecting into a map would sort (and link a sort) first.
         let mut by_group = BTreeMap::new();
@@ -196,7 +187,6 @@ impl Report {
             top_k: request.top_k,
             cache_mode: request.cache_mode,
             max_precise_span_pages: config.max_precise_span_pages,
-            hits_without_page,
             summary: Summary::of(&per_item),
             by_group,
             per_item,
@@ -354,7 +344,6 @@ mod tests {
                 },
                 records,
                 unscored: vec![],
-                hits_without_page: None,
             },
             RunInfo::default(),
         )

@@ -115,26 +115,11 @@ impl SearchRequest<'_> {
     /// `body` must be valid JSON. A body on one line is embedded as received; one with line
     /// breaks is re-serialized compactly, so the capture stays one search per line.
     pub fn envelope_line(&self, question: &str, body: &str) -> String {
-        self.envelope_line_with(question, body, None)
-    }
-
-    /// A capture line of an answer read through a connector: as [`SearchRequest::envelope_line`],
-    /// with `request.connector` the connector's record ([`crate::Connector::record`]; never a
-    /// header value). `None` writes exactly the default connector's line.
-    pub fn envelope_line_with(
-        &self,
-        question: &str,
-        body: &str,
-        connector: Option<&serde_json::Value>,
-    ) -> String {
-        let mut request = serde_json::json!({
+        let request = serde_json::json!({
             "base_url": self.base_url,
             "top_k": self.top_k,
             "cache_mode": self.cache_mode.name(),
         });
-        if let Some(c) = connector {
-            request["connector"] = c.clone();
-        }
         let trimmed = body.trim();
         let response = if trimmed.contains(['\n', '\r']) {
             serde_json::from_str::<serde_json::Value>(trimmed)

@@ -104,20 +104,6 @@ pub enum ResponseProblem {
         /// What `matches` is instead.
         found: String,
     },
-    /// A connector's `hits` pointer finds nothing in the answer.
-    HitsMissing {
-        /// The pointer.
-        pointer: String,
-        /// The answer's keys, in order.
-        keys: Vec<String>,
-    },
-    /// A connector's `hits` pointer finds something other than an array.
-    HitsNotArray {
-        /// The pointer.
-        pointer: String,
-        /// What it finds instead.
-        found: String,
-    },
     /// A match is not a JSON object.
     MatchNotObject {
         /// Its 1-based rank.
@@ -147,19 +133,6 @@ impl fmt::Display for ResponseProblem {
             ResponseProblem::MatchesNotArray { found } => {
                 write!(f, "the response's `matches` is {found}, not an array")
             }
-            ResponseProblem::HitsMissing { pointer, keys } if keys.is_empty() => write!(
-                f,
-                "the connector's hits pointer `{pointer}` finds no array in the answer"
-            ),
-            ResponseProblem::HitsMissing { pointer, keys } => write!(
-                f,
-                "the connector's hits pointer `{pointer}` finds no array in the answer (its keys: {})",
-                keys.join(", ")
-            ),
-            ResponseProblem::HitsNotArray { pointer, found } => write!(
-                f,
-                "the connector's hits pointer `{pointer}` finds {found}, not an array"
-            ),
             ResponseProblem::MatchNotObject { rank, found } => {
                 write!(f, "the match at rank {rank} is {found}, not a JSON object")
             }

@@ -350,7 +350,6 @@ mod tests {
                 },
                 records: vec![],
                 unscored: vec!["é?".into()],
-                hits_without_page: None,
             },
             RunInfo::default(),
         )

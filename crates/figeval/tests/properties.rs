@@ -19,7 +19,6 @@ fn scored(records: Vec<ItemRecord>, top_k: Option<u32>) -> Scored {
         },
         records,
         unscored: vec![],
-        hits_without_page: None,
     }
 }
 
