@@ -405,10 +405,10 @@ fn write_fixed_refuses_to_rewrite_the_dataset_in_place() {
 /// the caption warnings fall where the thresholds say on the bundled questions.
 #[test]
 fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {
-    use figeval::editor::{Code, Draft, DraftItem};
     use figeval::Kind;
+    use figeval_document::editor::{Code, Draft, DraftItem};
     let pages = manual_pages();
-    let captions = figeval::find_captions(pages);
+    let captions = figeval_document::find_captions(pages);
     let by_label = |label: &str| captions.iter().find(|c| c.label == label).unwrap();
     let mut draft = Draft::new("octave-manual");
     for (label, question) in [
@@ -431,7 +431,7 @@ fn a_draft_from_the_manuals_captions_and_headings_passes_validate_and_ground() {
     content.question =
         "In the histogram example, roughly what count does the tallest bar reach?".into();
     draft.add(content);
-    let headings = figeval::ground::section_headings(&pages[186]);
+    let headings = figeval_document::headings::section_headings(&pages[186]);
     assert!(
         headings.contains(&"Section 8.7 Increment Operators".to_string()),
         "{headings:?}"

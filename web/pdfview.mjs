@@ -30,7 +30,7 @@ const cache = new Map(); // page -> data URL, in use order
 const waiting = new Set(); // images watched until they are on screen
 const queue = []; // images on screen, waiting for a render
 let running = 0;
-const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0 };
+const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null };
 
 const pageOf = (img) => Number(img.dataset.thumb);
 
@@ -389,14 +389,73 @@ document.addEventListener('click', (e) => {
 // --- text ------------------------------------------------------------------------------------
 
 /**
- * The text of every page, in order (1-based page n is element n-1), one line a line. Calls
- * `progress(done, total)` as it goes. Rejects when the document is closed meanwhile.
+ * A text layer with fewer non-whitespace characters than this is nearly empty, and its page is
+ * read by OCR when it paints an image: `crates/pagetext`'s `NEARLY_EMPTY_CHARS` and the rule of
+ * its `read_pages` (`--ocr auto`), so the page reads the pages `figeval captions` reads by OCR.
  */
-export async function texts(progress) {
+const NEARLY_EMPTY_CHARS = 32;
+/** The resolution a scanned page is drawn at for OCR, in dots per inch. */
+const OCR_DPI = 150;
+/** The longest side a page is drawn at for OCR, in pixels (`pagetext`'s `MAX_RENDER_PIXELS`). */
+const OCR_MAX_PIXELS = 6000;
+
+const nearlyEmpty = (s) => (s.match(/\S/gu) || []).length < NEARLY_EMPTY_CHARS;
+
+/** pdf.js operators that paint an image. */
+const IMAGE_OPS = new Set(Object.entries(pdfjs.OPS).filter(([name]) => /Image/.test(name)).map(([, op]) => op));
+
+async function paintsImage(page) {
+  const ops = await page.getOperatorList();
+  return ops.fnArray.some((op) => IMAGE_OPS.has(op));
+}
+
+let ocrModule = null;
+const ocrEngine = () => (ocrModule ??= import('./ocr.mjs').catch((e) => { ocrModule = null; throw e; }));
+let ocrRun = null; // { cancelled } of the OCR under way
+
+/** The strip's line while OCR reads (`ocr-status`), with its cancel (`ocr-cancel`). */
+function ocrStatus(text, running) {
+  const s = document.querySelector('[data-testid=pdf-status]');
+  if (!s) return;
+  let line = document.querySelector('[data-testid=ocr-status]');
+  if (!line) {
+    line = el('span', { 'data-testid': 'ocr-status', role: 'status', class: 'pdf-added' });
+    line.append(el('span'), button('ocr-cancel', 'Stop OCR', '', () => { if (ocrRun) ocrRun.cancelled = true; }));
+    s.after(line);
+  }
+  line.firstChild.textContent = text;
+  line.lastChild.hidden = !running;
+  line.dataset.running = String(running);
+}
+
+async function ocrPage(d, n) {
+  const p = await d.getPage(n);
+  const base = p.getViewport({ scale: 1 });
+  const scale = Math.min(OCR_DPI / 72, OCR_MAX_PIXELS / Math.max(base.width, base.height));
+  const viewport = p.getViewport({ scale });
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(viewport.width);
+  canvas.height = Math.ceil(viewport.height);
+  await p.render({ canvas, viewport, background: '#ffffff' }).promise;
+  return (await ocrEngine()).read(canvas);
+}
+
+/**
+ * The text of every page, in order (1-based page n is element n-1), one line a line. Calls
+ * `progress(done, total)` as it goes. A page whose text layer is nearly empty and that paints
+ * an image is drawn and read by tesseract.js (`ocr.mjs`, loaded then): the pages in `first`
+ * before the others, the rest in page order, with the strip's `ocr-status` saying how far it
+ * is and `ocr-cancel` to stop it. The list's `sources` says where each page's text came from:
+ * `null` its text layer, a number the OCR's mean word confidence (0 to 100), a string why OCR
+ * could not read it (its text is then empty). Rejects when the document is closed meanwhile.
+ */
+export async function texts(progress, first = []) {
   if (!doc) throw new Error('no PDF is open');
   const d = doc;
   const gen = generation;
   const out = [];
+  const sources = [];
+  const scans = [];
   for (let n = 1; n <= d.numPages; n++) {
     if (gen !== generation) throw new Error('the PDF was closed');
     const page = await d.getPage(n);
@@ -408,12 +467,54 @@ export async function texts(progress) {
       if (item.hasEOL) s += '\n';
     }
     out.push(s);
+    sources.push(null);
+    if (nearlyEmpty(s) && await paintsImage(page)) scans.push(n);
     if (progress && (n % 25 === 0 || n === d.numPages)) progress(n, d.numPages);
   }
+  if (scans.length) {
+    const wanted = new Set(first);
+    const order = [...scans.filter((n) => wanted.has(n)), ...scans.filter((n) => !wanted.has(n))];
+    const run = { cancelled: false };
+    ocrRun = run;
+    let done = 0;
+    try {
+      for (const n of order) {
+        if (gen !== generation) throw new Error('the PDF was closed');
+        if (run.cancelled) {
+          out[n - 1] = '';
+          sources[n - 1] = 'OCR was stopped before this page';
+          continue;
+        }
+        ocrStatus(`Reading scanned pages by OCR: ${done} of ${order.length}…`, true);
+        const started = performance.now();
+        try {
+          const r = await ocrPage(d, n);
+          out[n - 1] = r.text;
+          sources[n - 1] = r.confidence;
+          const ms = performance.now() - started;
+          stats.ocrMs += ms;
+          stats.ocrFirstMs ??= ms;
+          stats.ocrPages++;
+        } catch (e) {
+          out[n - 1] = '';
+          sources[n - 1] = `OCR failed: ${e && e.message ? e.message : e}`;
+        }
+        done++;
+      }
+    } finally {
+      if (ocrRun === run) ocrRun = null;
+    }
+    const read = sources.filter((c) => typeof c === 'number').length;
+    ocrStatus(`${read} of ${d.numPages} pages read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
+  }
+  out.sources = sources;
   return out;
 }
 
-/** Counters for tests and benchmarks: thumbnails rendered, cache hits, cache size, first thumbnail. */
+/**
+ * Counters for tests and benchmarks: thumbnails rendered, cache hits, cache size, first thumbnail;
+ * pages read by OCR, the time they took (ms) and the first one's (with the engine's start).
+ */
 export function counters() {
   return { ...stats, cached: cache.size, cacheLimit: CACHE_LIMIT, queued: queue.length, watching: waiting.size };
 }

@@ -1,6 +1,6 @@
 // The document module (web/doc, a second WebAssembly module loaded on demand): with the Octave
-// manual open in the page, the in-page extraction (pdf.js's page texts, the core's caption
-// index) finds the captions `figeval captions --pdf` finds, on the same pages; the
+// manual open in the page, the in-page extraction (pdf.js's page texts, the document crate's
+// caption index) finds the captions `figeval captions --pdf` finds, on the same pages; the
 // dataset-check panel rates the bundled Octave dataset all ok, and a dataset with planted errors
 // gets the verdicts `figeval ground` gives it; the module loads only when needed, under the page's
 // Content-Security-Policy, with no axe violation in its panels; a second PDF opened while the

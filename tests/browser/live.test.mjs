@@ -29,8 +29,25 @@ async function runInPage(baseUrl, { topK = '5', cacheMode = 'bypass', concurrenc
   await setField(page, 'top-k', topK);
   await page.selectOption('[data-testid=cache-mode]', cacheMode);
   await setField(page, 'concurrency', concurrency);
+  // Every search the page sends, and every one that has settled (answered, failed or aborted):
+  // when the two are equal nothing is in flight, so nothing more can arrive.
+  page.searches = { sent: 0, settled: 0 };
+  const isSearch = (r) => new URL(r.url()).pathname.endsWith('/search');
+  page.on('request', (r) => { if (isSearch(r)) page.searches.sent += 1; });
+  for (const done of ['requestfinished', 'requestfailed']) {
+    page.on(done, (r) => { if (isSearch(r)) page.searches.settled += 1; });
+  }
   await page.click('[data-testid=run-live]');
   return page;
+}
+
+/** Resolves once `condition()` holds, polling; rejects after `ms`. */
+async function until(condition, what, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 for (const chunking of ['page', 'section']) {
@@ -79,7 +96,12 @@ test('cancel stops the run and aborts what is in flight; resume completes it', {
     const doneAtCancel = Number(await progress.getAttribute('data-done'));
     const total = Number(await progress.getAttribute('data-total'));
     assert.ok(doneAtCancel < total, `${doneAtCancel} of ${total}`);
-    await page.waitForTimeout(1500); // several latencies: nothing more may arrive
+    const sentAtCancel = page.searches.sent;
+    // The signal: every search sent has settled (the ones in flight were aborted).
+    await until(() => page.searches.settled === page.searches.sent, 'the searches in flight to settle');
+    // And the app has run what those answers queued (a frame, then its tasks).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    assert.equal(page.searches.sent, sentAtCancel, 'no search is sent after cancel');
     assert.equal(Number(await progress.getAttribute('data-done')), doneAtCancel, 'no answer after cancel');
     assert.equal(await page.locator('[data-testid=cancel-run]').isDisabled(), true);
     assert.equal(await page.locator('[data-testid=report-view]').count(), 0);

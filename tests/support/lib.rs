@@ -57,14 +57,19 @@ pub struct ScannedExcerpt {
     pub scanned: PathBuf,
 }
 
+/// The target folder the tests run from (`target/`), where inputs too costly to make on every
+/// run are kept between runs.
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    exe.ancestors()
+        .nth(3)
+        .expect("tests run from target/<profile>/deps")
+        .to_path_buf()
+}
+
 /// The scanned excerpt ([`ScannedExcerpt`]), made when missing.
 pub fn scanned_excerpt() -> ScannedExcerpt {
-    let exe = std::env::current_exe().expect("the test knows its own path");
-    let target = exe
-        .ancestors()
-        .nth(3)
-        .expect("tests run from target/<profile>/deps");
-    let out = target.join("scanned");
+    let out = target_dir().join("scanned");
     let status = Command::new("/usr/bin/python3")
         .arg(repo_root().join("xtask/scanned_excerpt.py"))
         .arg(&out)
@@ -141,6 +146,7 @@ pub struct FaultyServer {
     addr: std::net::SocketAddr,
     stop: Arc<AtomicBool>,
     asked: Arc<Mutex<Vec<String>>>,
+    headers: Arc<Mutex<Vec<String>>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -165,18 +171,19 @@ impl FaultyServer {
         let addr = listener.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         let asked = Arc::new(Mutex::new(Vec::new()));
+        let headers = Arc::new(Mutex::new(Vec::new()));
         let count = Arc::new(AtomicUsize::new(0));
         let reply: Arc<Policy> = Arc::new(reply);
-        let (s, a) = (stop.clone(), asked.clone());
+        let (s, a, h) = (stop.clone(), asked.clone(), headers.clone());
         let thread = std::thread::spawn(move || {
             for stream in listener.incoming() {
                 if s.load(Ordering::SeqCst) {
                     return;
                 }
                 let Ok(stream) = stream else { continue };
-                let (a, reply, count) = (a.clone(), reply.clone(), count.clone());
+                let (a, h, reply, count) = (a.clone(), h.clone(), reply.clone(), count.clone());
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &a, &*reply, &count);
+                    let _ = handle(stream, &a, &h, &*reply, &count);
                 });
             }
         });
@@ -185,8 +192,14 @@ impl FaultyServer {
             addr,
             stop,
             asked,
+            headers,
             thread: Some(thread),
         }
+    }
+
+    /// Every request header line received so far (`Name: value`), in arrival order.
+    pub fn headers(&self) -> Vec<String> {
+        self.headers.lock().unwrap().clone()
     }
 
     /// The address it listens on.
@@ -213,6 +226,7 @@ impl Drop for FaultyServer {
 fn handle(
     mut stream: TcpStream,
     asked: &Mutex<Vec<String>>,
+    headers: &Mutex<Vec<String>>,
     reply: &Policy,
     count: &AtomicUsize,
 ) -> std::io::Result<()> {
@@ -226,6 +240,7 @@ fn handle(
             break;
         }
         if let Some((k, v)) = line.split_once(':') {
+            headers.lock().unwrap().push(line.trim_end().to_string());
             if k.eq_ignore_ascii_case("content-length") {
                 length = v.trim().parse().unwrap_or(0);
             }
@@ -233,9 +248,15 @@ fn handle(
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body)?;
+    // The contract's `query`, or LangServe's `input` (for connector tests).
     let question = serde_json::from_slice::<serde_json::Value>(&body)
         .ok()
-        .and_then(|v| v["query"].as_str().map(String::from))
+        .and_then(|v| {
+            v["query"]
+                .as_str()
+                .or(v["input"].as_str())
+                .map(String::from)
+        })
         .unwrap_or_default();
     asked.lock().unwrap().push(question.clone());
     let n = count.fetch_add(1, Ordering::SeqCst);

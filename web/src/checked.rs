@@ -82,6 +82,7 @@ pub fn dataset_of(report: &Report) -> Dataset {
                     .iter()
                     .filter_map(|&p| Page::new(i64::from(p)))
                     .collect(),
+                expected_locations: Vec::new(),
                 figure_ref: r.figure_ref.clone(),
                 kind: r.kind,
                 tags: r.tags.clone(),

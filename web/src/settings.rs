@@ -101,7 +101,9 @@ impl Settings {
     /// Validates every field; all problems are returned, not just the first.
     pub fn validate(&self) -> Result<RunConfig, Vec<SettingsError>> {
         let mut errors = Vec::new();
-        let mut err = |field: &'static str, message: &str| {
+        // One `to_string` for every message, through `dyn Display`: a call per error type
+        // would compile one copy per type into the page's bundle.
+        let mut err = |field: &'static str, message: &dyn std::fmt::Display| {
             errors.push(SettingsError {
                 field,
                 message: message.to_string(),
@@ -123,7 +125,7 @@ impl Settings {
                 }
             },
             _ => {
-                err("top_k", "top_k must be a whole number, at least 5");
+                err("top_k", &"top_k must be a whole number, at least 5");
                 None
             }
         };
@@ -143,7 +145,7 @@ impl Settings {
                 }
             },
             Err(_) => {
-                err("timeout_s", "the timeout must be a number of seconds");
+                err("timeout_s", &"the timeout must be a number of seconds");
                 None
             }
         };

@@ -9,12 +9,16 @@
 //! `--web-port PORT` where the app is served (default 8080, or the next free port above it; 0
 //! picks a free one), `--out DIR` for reports and captures (default `out/demo`), `--bins DIR`
 //! to use the `figeval` and `refsearch` already built in DIR instead of building release ones,
-//! `--no-serve` to stop after the comparison.
+//! `--no-serve` to stop after the comparison, `--scanned` to run the same before/after over the
+//! scanned excerpt of the manual (pages 325–370 as images, made by `cargo xtask setup` under
+//! `target/scanned/`), read through OCR, with the dataset's and the notes' items on those pages
+//! renumbered into `out/demo/scanned-excerpt-*.json`: figure chunks on a scanned report.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use figeval::{render, share, Report};
+use serde_json::{json, Value};
 
 use crate::serve;
 use crate::setup;
@@ -38,9 +42,118 @@ struct Options {
     out: PathBuf,
     /// `figeval` and `refsearch` already built here; `None` builds release ones.
     bins: Option<PathBuf>,
+    /// Over the scanned excerpt of the manual (pages 325–370 as images), read through OCR.
+    scanned: bool,
 }
 
-const USAGE: &str = "usage: cargo xtask demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]";
+const USAGE: &str = "usage: cargo xtask demo [--scanned] [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]";
+
+/// The scanned excerpt's first page in the manual: excerpt page `p` is the manual's `p + 324`.
+const EXCERPT_FIRST: u32 = 325;
+/// The scanned excerpt's last page in the manual.
+const EXCERPT_LAST: u32 = 370;
+
+/// What a demo runs over: the PDF, the dataset and figure notes for it, the corpus id.
+struct Corpus {
+    pdf: PathBuf,
+    dataset: PathBuf,
+    notes: PathBuf,
+    corpus_id: String,
+}
+
+impl Corpus {
+    /// The Octave manual with its dataset and notes, or (`scanned`) the scanned excerpt with
+    /// slices of them written into `out`: the items and notes on pages 325–370, renumbered.
+    fn of(o: &Options) -> Result<Corpus, String> {
+        if !o.scanned {
+            return Ok(Corpus {
+                pdf: testkit::manual::path(),
+                dataset: sh::root().join(DATASET),
+                notes: sh::root().join(NOTES),
+                corpus_id: testkit::manual::CORPUS_ID.into(),
+            });
+        }
+        let pdf = sh::target_dir().join("scanned/octave-325-370-scanned.pdf");
+        if !pdf.is_file() {
+            setup::scanned_excerpt()?;
+        }
+        let corpus_id = "octave-manual-scanned-excerpt".to_string();
+        std::fs::create_dir_all(&o.out).map_err(|e| format!("{}: {e}", o.out.display()))?;
+        let read = |path: &str| -> Result<Value, String> {
+            let text = std::fs::read_to_string(sh::root().join(path))
+                .map_err(|e| format!("{path}: {e}"))?;
+            serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+        };
+        let (dataset, notes) = excerpt_slices(&read(DATASET)?, &read(NOTES)?, &corpus_id)?;
+        let write = |name: &str, v: &Value| -> Result<PathBuf, String> {
+            let path = o.out.join(name);
+            let text = serde_json::to_string_pretty(v).expect("JSON values serialize");
+            std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(path)
+        };
+        Ok(Corpus {
+            pdf,
+            dataset: write("scanned-excerpt-dataset.json", &dataset)?,
+            notes: write("scanned-excerpt-figure-notes.json", &notes)?,
+            corpus_id,
+        })
+    }
+}
+
+/// The items of `dataset` and the notes of `notes` whose pages all lie in the scanned excerpt,
+/// with their pages renumbered to the excerpt's; an error when none does.
+fn excerpt_slices(
+    dataset: &Value,
+    notes: &Value,
+    corpus_id: &str,
+) -> Result<(Value, Value), String> {
+    let inside = |p: &Value| {
+        p.as_u64()
+            .is_some_and(|p| (EXCERPT_FIRST as u64..=EXCERPT_LAST as u64).contains(&p))
+    };
+    let moved = |p: &Value| json!(p.as_u64().unwrap_or(0) - u64::from(EXCERPT_FIRST) + 1);
+    let items: Vec<Value> = dataset["items"]
+        .as_array()
+        .ok_or("the dataset has no items array")?
+        .iter()
+        .filter(|i| {
+            i["expected_pages"]
+                .as_array()
+                .is_some_and(|ps| !ps.is_empty() && ps.iter().all(inside))
+        })
+        .map(|i| {
+            let mut i = i.clone();
+            let pages: Vec<Value> = i["expected_pages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(moved)
+                .collect();
+            i["expected_pages"] = Value::Array(pages);
+            i
+        })
+        .collect();
+    let notes: Vec<Value> = notes
+        .as_array()
+        .ok_or("the figure notes are not an array")?
+        .iter()
+        .filter(|n| inside(&n["page"]))
+        .map(|n| {
+            let mut n = n.clone();
+            n["page"] = moved(&n["page"]);
+            n
+        })
+        .collect();
+    if items.is_empty() {
+        return Err(format!(
+            "no item of {DATASET} lies on pages {EXCERPT_FIRST}-{EXCERPT_LAST}"
+        ));
+    }
+    Ok((
+        json!({"corpus_id": corpus_id, "items": items}),
+        Value::Array(notes),
+    ))
+}
 
 impl Options {
     fn parse(args: &[String]) -> Result<Options, String> {
@@ -50,6 +163,7 @@ impl Options {
             web_port: 8080,
             out: sh::root().join("out/demo"),
             bins: None,
+            scanned: false,
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -60,6 +174,7 @@ impl Options {
             };
             match flag.as_str() {
                 "--no-serve" => o.serve = false,
+                "--scanned" => o.scanned = true,
                 "--listen" => o.listen = value()?,
                 "--web-port" => {
                     let v = value()?;
@@ -86,18 +201,23 @@ impl Options {
 
 /// Starts `refsearch` and waits for its "listening on" line; returns the guard and the base
 /// URL it printed.
-fn start_refsearch(o: &Options, figures: &str, listen: &str) -> Result<(Guard, String), String> {
+fn start_refsearch(
+    o: &Options,
+    corpus: &Corpus,
+    figures: &str,
+    listen: &str,
+) -> Result<(Guard, String), String> {
     let bin = o.bin("refsearch");
     // The same command both times but for `--figures`: with figures off refsearch checks the
-    // notes and builds no figure chunk.
-    let manual = testkit::manual::path();
+    // notes and builds no figure chunk. A scanned PDF is read through OCR (`--ocr auto`, the
+    // default), the second time from the OCR cache.
     let args = [
         "--pdf",
-        manual.to_str().expect("a UTF-8 path"),
+        corpus.pdf.to_str().expect("a UTF-8 path"),
         "--corpus-id",
-        testkit::manual::CORPUS_ID,
+        &corpus.corpus_id,
         "--figure-notes",
-        NOTES,
+        corpus.notes.to_str().expect("a UTF-8 path"),
         "--figures",
         figures,
         "--listen",
@@ -115,7 +235,12 @@ fn start_refsearch(o: &Options, figures: &str, listen: &str) -> Result<(Guard, S
     Ok((guard, started?.base_url))
 }
 
-fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, String> {
+fn figeval_run(
+    o: &Options,
+    corpus: &Corpus,
+    base_url: &str,
+    name: &str,
+) -> Result<PathBuf, String> {
     let report = o.out.join(format!("{name}.json"));
     let capture = o.out.join(format!("{name}.capture.jsonl"));
     let bin = o.bin("figeval");
@@ -124,7 +249,7 @@ fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, Strin
         &[
             "run",
             "--dataset",
-            DATASET,
+            corpus.dataset.to_str().expect("a UTF-8 path"),
             "--base-url",
             base_url,
             "--capture",
@@ -140,21 +265,19 @@ fn figeval_run(o: &Options, base_url: &str, name: &str) -> Result<PathBuf, Strin
 
 /// `figeval ground` on the dataset and the manual: the pages are checked before any run, and a
 /// finding stops the demo (a run on wrong pages would measure the dataset, not the search).
-fn figeval_ground(o: &Options) -> Result<(), String> {
+fn figeval_ground(o: &Options, corpus: &Corpus) -> Result<(), String> {
     let bin = o.bin("figeval");
-    let manual = testkit::manual::path();
     let c = cmd(
         bin.to_str().expect("a UTF-8 path"),
         &[
             "ground",
             "--dataset",
-            DATASET,
+            corpus.dataset.to_str().expect("a UTF-8 path"),
             "--pdf",
-            manual.to_str().expect("a UTF-8 path"),
+            corpus.pdf.to_str().expect("a UTF-8 path"),
         ],
     );
-    exec(c)
-        .map_err(|e| format!("{e}: the dataset's pages do not match the manual (findings above)"))
+    exec(c).map_err(|e| format!("{e}: the dataset's pages do not match the PDF (findings above)"))
 }
 
 fn read_report(path: &Path) -> Result<Report, String> {
@@ -184,20 +307,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
             &["build", "--release", "-p", "figeval-cli", "-p", "refsearch"],
         ))?;
     }
-    figeval_ground(&o)?;
-    let off = {
-        let (_server, url) = start_refsearch(&o, "off", "127.0.0.1:0")?;
-        figeval_run(&o, &url, "octave-figures-off")?
+    let corpus = Corpus::of(&o)?;
+    figeval_ground(&o, &corpus)?;
+    let name = if o.scanned {
+        "octave-scanned"
+    } else {
+        "octave"
     };
-    let (server, on_url) = start_refsearch(&o, "on", &o.listen)?;
-    let on = figeval_run(&o, &on_url, "octave-figures-on")?;
+    let off = {
+        let (_server, url) = start_refsearch(&o, &corpus, "off", "127.0.0.1:0")?;
+        figeval_run(&o, &corpus, &url, &format!("{name}-figures-off"))?
+    };
+    let (server, on_url) = start_refsearch(&o, &corpus, "on", &o.listen)?;
+    let on = figeval_run(&o, &corpus, &on_url, &format!("{name}-figures-on"))?;
     let (before, after) = (read_report(&off)?, read_report(&on)?);
     println!();
     print!("{}", render::report_text(&before, "figures off"));
     println!();
     print!("{}", render::report_text(&after, "figures on"));
     println!();
-    let comparison = figeval::compare(&before, &after);
+    let comparison = figeval::compare::compare_ranked(&before, &after);
     print!(
         "{}",
         render::comparison_text(
@@ -225,7 +354,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!("Press Ctrl-C to stop.");
     let site = serve::Site {
         dir: sh::root().join("dist"),
-        files: vec![(MANUAL_PATH.into(), testkit::manual::path())],
+        files: vec![(MANUAL_PATH.into(), corpus.pdf.clone())],
     };
     serve::serve(listener, site);
     drop(server);
@@ -253,6 +382,28 @@ mod tests {
     }
 
     #[test]
+    fn the_scanned_slices_keep_the_excerpts_items_and_notes_renumbered() {
+        let dataset = json!({"corpus_id": "octave-manual", "items": [
+            {"question": "a", "expected_pages": [332], "figure_ref": "Figure 15.1"},
+            {"question": "b", "expected_pages": [324, 325]},
+            {"question": "c", "expected_pages": [370, 353]},
+            {"question": "d", "expected_pages": [371]}]});
+        let notes = json!([{"figure_ref": "Figure 15.1", "page": 332}, {"figure_ref": "Figure 1.1", "page": 30}]);
+        let (d, n) = excerpt_slices(&dataset, &notes, "x").unwrap();
+        assert_eq!(d["corpus_id"], "x");
+        let kept: Vec<(&str, &Value)> = d["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["question"].as_str().unwrap(), &i["expected_pages"]))
+            .collect();
+        assert_eq!(kept, [("a", &json!([8])), ("c", &json!([46, 29]))]);
+        assert_eq!(n, json!([{"figure_ref": "Figure 15.1", "page": 8}]));
+        let none = json!({"corpus_id": "c", "items": [{"question": "d", "expected_pages": [1]}]});
+        assert!(excerpt_slices(&none, &notes, "x").is_err());
+    }
+
+    #[test]
     fn the_demo_takes_its_ports_folders_and_binaries_from_flags() {
         let o = parse(&[
             "--listen",
@@ -264,9 +415,10 @@ mod tests {
             "--bins",
             "/b",
             "--no-serve",
+            "--scanned",
         ])
         .unwrap();
-        assert!(!o.serve);
+        assert!(!o.serve && o.scanned);
         assert_eq!((o.listen.as_str(), o.web_port), ("127.0.0.1:0", 0));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
         assert_eq!(o.bin("figeval"), PathBuf::from("/b/figeval"));

@@ -26,6 +26,10 @@ pub const MACHINE_ROOTS: [&str; 10] = [
     "work", "home", "root", "mnt", "media", "opt", "srv", "var", "run", "boot",
 ];
 
+/// JSON Pointers that read like machine paths but name a place in an answer: Vespa keeps its
+/// hits at `root.children`, so its connector preset and the contract write that pointer.
+const JSON_POINTERS: [&str; 1] = ["/root/children"];
+
 /// The folder beside the checkout that the brief came in.
 const SHARED_FOLDER: &str = "shared";
 
@@ -378,7 +382,10 @@ fn machine_paths(line: &str) -> Vec<String> {
             let tail = rest[end..]
                 .find(|ch: char| !path_char(ch))
                 .map_or(&rest[end..], |e| &rest[end..end + e]);
-            out.push(format!("/{first}{tail}"));
+            let found = format!("/{first}{tail}");
+            if !JSON_POINTERS.contains(&found.as_str()) {
+                out.push(found);
+            }
         }
     }
     out
@@ -559,6 +566,7 @@ mod tests {
             "POST /api/search and GET /api/health at http://127.0.0.1:58012/api",
             "target/release/figeval, $HOME/work/x, ${CARGO_HOME}/bin, cargo-fuzz, a/home/b",
             "a dataset/run object and an input/output pair",
+            "\"hits\": \"/root/children\"",
         ];
         for line in clean {
             assert!(rules("README.md", line).is_empty(), "{line}");

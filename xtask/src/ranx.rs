@@ -1,9 +1,12 @@
 //! The independent check of `figeval export`: ranx (PyPI), in a venv under the target folder,
-//! computes hit rate at 3 and 5 and MRR from the exported qrels and run, and they must equal
-//! the report's `page_hit_at_3`, `page_hit_at_5` and `page_mrr` (`tests/ranx/check_ranx.py`).
+//! computes hit rate at 3 and 5, MRR, nDCG at 5 and 10 and recall at 5 and 10 from the
+//! exported qrels and run, and they must equal the report's `page_hit_at_3`, `page_hit_at_5`,
+//! `page_mrr`, `ndcg_at_5`, `ndcg_at_10`, `recall_at_5` and `recall_at_10`
+//! (`tests/ranx/check_ranx.py`).
 //!
 //! The capture is generated here, deterministically, so that the two definitions meet: every
-//! match cites one page and no two matches of a response cite the same page.
+//! match cites one page and no two matches of a response cite the same page. Its envelopes
+//! record `top_k` 12, so the report states the metrics at 10 (contract §4.1).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -20,8 +23,9 @@ pub const RANX: &str = "ranx==0.3.21";
 /// Items in the generated dataset.
 const ITEMS: usize = 240;
 
-/// Matches per response (a tenth of the responses have none).
-const MATCHES: u64 = 8;
+/// Matches per response (a tenth of the responses have none): more than 10, so that pages
+/// found past rank 10 count for MRR but not at 10.
+const MATCHES: u64 = 12;
 
 /// Runs the check; the venv is created (and ranx installed) on first use and reused after.
 pub fn check() -> Result<(), String> {
@@ -66,8 +70,9 @@ fn write(p: &Path, text: &str) -> Result<(), String> {
     fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
 }
 
-/// A dataset and a capture of it: items with one or two expected pages; responses of eight
-/// one-page matches on distinct pages, with the hit at every rank, after rank 8, or nowhere.
+/// A dataset and a capture of it: items with one to four expected pages; responses of twelve
+/// one-page matches on distinct pages, with some of the expected pages (none, one, or several)
+/// at any ranks.
 fn generate() -> (String, String) {
     let mut rng = Xoshiro256StarStar::seeded(0x7261_6e78); // "ranx"
     let mut items = Vec::new();
@@ -76,19 +81,32 @@ fn generate() -> (String, String) {
         let question = format!("Which page answers generated question {i}?");
         let first = 1 + rng.below(400) as u32;
         let mut expected = vec![first];
-        if rng.below(4) == 0 {
-            expected.push(first + 1 + rng.below(3) as u32);
+        for _ in 0..rng.below(4) {
+            let last = expected[expected.len() - 1];
+            expected.push(last + 1 + rng.below(3) as u32);
         }
         // Pages 500 and up are never expected: the misses.
         let mut pages: Vec<u32> = (0..MATCHES)
-            .map(|k| 500 + 10 * i as u32 + k as u32)
+            .map(|k| 500 + 20 * i as u32 + k as u32)
             .collect();
         match rng.below(10) {
             0 => pages.clear(),
             1 | 2 => {} // no expected page at all
             _ => {
-                let at = rng.below(MATCHES) as usize;
-                pages[at] = expected[rng.below(expected.len() as u64) as usize];
+                // Each expected page found with probability 1/2 (the first always), at a rank
+                // not yet taken.
+                for (j, &p) in expected.iter().enumerate() {
+                    if j > 0 && rng.below(2) == 0 {
+                        continue;
+                    }
+                    let at = loop {
+                        let at = rng.below(MATCHES) as usize;
+                        if pages[at] >= 500 {
+                            break at;
+                        }
+                    };
+                    pages[at] = p;
+                }
             }
         }
         let matches: Vec<serde_json::Value> = pages
@@ -104,6 +122,7 @@ fn generate() -> (String, String) {
             .collect();
         let line = serde_json::json!({
             "question": question,
+            "request": {"base_url": "http://127.0.0.1:9/api", "top_k": MATCHES, "cache_mode": "bypass"},
             "response": {"query": question, "matches": matches},
         });
         let _ = writeln!(capture, "{line}");

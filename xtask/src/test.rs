@@ -10,12 +10,29 @@ struct Tally {
     passed: u64,
     failed: u64,
     skipped: u64,
+    /// The test binary cargo runs now (its `Running …` line), to name a failure by.
+    running: String,
+    /// Every failed test by name, as cargo (`test NAME ... FAILED`, with its binary) or node's
+    /// TAP reporter (`not ok N - NAME`) printed it: the run's last lines name them, so a long
+    /// log's tail says what failed.
+    failures: Vec<String>,
 }
 
 impl Tally {
     /// Reads `test result: ok. 12 passed; 0 failed; …` (cargo) and `# pass 3` / `# fail 0`
-    /// (node's test runner).
+    /// (node's test runner), and remembers the name of each failed test.
     fn read(&mut self, line: &str) {
+        if let Some(binary) = line.trim_start().strip_prefix("Running ") {
+            self.running = binary.split(" (").next().unwrap_or(binary).to_string();
+        } else if let Some(name) = line
+            .strip_prefix("test ")
+            .and_then(|rest| rest.strip_suffix(" ... FAILED"))
+        {
+            self.failures.push(format!("{}: {name}", self.running));
+        } else if let Some(rest) = line.strip_prefix("not ok ") {
+            let name = rest.split_once(" - ").map_or(rest, |(_, name)| name);
+            self.failures.push(format!("browser: {name}"));
+        }
         let num = |s: &str| {
             s.trim()
                 .split(|c: char| !c.is_ascii_digit())
@@ -49,6 +66,18 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Prints the failed tests by name, one a line, if any failed.
+    fn print_failures(&self) {
+        if !self.failures.is_empty() {
+            println!("\nfailed tests:");
+            for name in &self.failures {
+                println!("  {name}");
+            }
+        }
+    }
+}
+
 /// `cargo xtask test` (everything) or `cargo xtask test --quick` (the fast loop).
 pub fn run(args: &[String]) -> Result<(), String> {
     match args {
@@ -72,9 +101,11 @@ const NEEDS_NETWORK: &[(&str, &str)] = &[(
 fn run_quick() -> Result<(), String> {
     paths::check_repository()?;
     circles::check_repository()?;
+    main_module_without_document()?;
     setup::octave_manual()?;
     let mut tally = Tally::default();
     let result = quick_steps(&mut tally);
+    tally.print_failures();
     println!(
         "\nfigeval (quick): {} passed, {} failed",
         tally.passed, tally.failed
@@ -151,9 +182,12 @@ fn run_all() -> Result<(), String> {
     paths::check_repository()?;
     // As cheap: an import circle between modules fails before anything is built.
     circles::check_repository()?;
+    // And the main browser module must not depend on the document crate.
+    main_module_without_document()?;
     setup::all()?;
     let mut tally = Tally::default();
     let result = steps(&mut tally);
+    tally.print_failures();
     println!(
         "\nfigeval: {} passed, {} failed",
         tally.passed, tally.failed
@@ -178,15 +212,33 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
             "warnings",
         ],
     ))?;
-    // The scoring core must build for the browser as it builds natively.
+    // The scoring core and the document crate must build for the browser as they build natively.
     exec(cmd(
         "cargo",
         &[
             "build",
             "-p",
             "figeval",
+            "-p",
+            "figeval-document",
             "--target",
             "wasm32-unknown-unknown",
+        ],
+    ))?;
+    // And as the page's main bundle takes it, without `connectors` and `deflate`: the code
+    // those features leave out must leave nothing unused or broken behind.
+    exec(cmd(
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "figeval",
+            "--no-default-features",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
         ],
     ))?;
     // Builds every binary first: the end-to-end tests start figeval and refsearch.
@@ -286,6 +338,49 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
     }
 }
 
+/// The crate the main browser module must not depend on: the document code is linked only by
+/// the document module (`web/doc`, loaded on demand, outside the budget), so Cargo, not
+/// dead-code elimination, keeps it out of the main bundle.
+const NOT_IN_MAIN_MODULE: &str = "figeval-document";
+
+/// Whether a `cargo tree --prefix none --format {p}` listing names the package `name`.
+fn tree_lists(tree: &str, name: &str) -> bool {
+    tree.lines()
+        .any(|l| l.split_whitespace().next() == Some(name))
+}
+
+/// Fails when the main browser module (`figeval-web`) depends, directly or through another
+/// crate, on [`NOT_IN_MAIN_MODULE`] (its normal dependencies: what it links).
+pub fn main_module_without_document() -> Result<(), String> {
+    let tree = sh::stdout_of(cmd(
+        "cargo",
+        &[
+            "tree",
+            "-p",
+            "figeval-web",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ],
+    ))?;
+    let tree = String::from_utf8_lossy(&tree);
+    if !tree_lists(&tree, "figeval-web") {
+        return Err("`cargo tree -p figeval-web` did not list figeval-web itself".into());
+    }
+    if tree_lists(&tree, NOT_IN_MAIN_MODULE) {
+        return Err(format!(
+            "the main browser module (figeval-web) depends on {NOT_IN_MAIN_MODULE}: only the \
+             document module (web/doc) may, or its code counts in the main bundle \
+             (`cargo tree -p figeval-web -i {NOT_IN_MAIN_MODULE}` shows the way in)"
+        ));
+    }
+    eprintln!("bundle: figeval-web does not depend on {NOT_IN_MAIN_MODULE}");
+    Ok(())
+}
+
 /// The main bundle's budget, in bytes: the main app's `.wasm` and `.js` files at
 /// the top of `dist/` (`boot.js` included), each compressed by `gzip -9`, summed. The PDF
 /// viewer's `.mjs` files and the document module in `dist/doc/` load only on demand and do not
@@ -338,7 +433,19 @@ pub fn bundle_within_budget(dist: &std::path::Path) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{bundle_verdict, in_main_bundle, Tally, BUNDLE_BUDGET};
+    use super::{bundle_verdict, in_main_bundle, tree_lists, Tally, BUNDLE_BUDGET};
+
+    #[test]
+    fn a_tree_lists_a_package_only_by_its_whole_name() {
+        let tree = "figeval-web v0.1.0 (/r/web)\nfigeval v0.1.0 (/r/crates/figeval)\n\
+                    figeval-web-common v0.1.0 (/r/web/common)\nserde v1.0.229 (*)\n";
+        assert!(tree_lists(tree, "figeval-web"));
+        assert!(tree_lists(tree, "serde"));
+        assert!(!tree_lists(tree, "figeval-document"));
+        assert!(!tree_lists(tree, "figeval-we"));
+        let with = format!("{tree}figeval-document v0.1.0 (/r/crates/figeval-document)\n");
+        assert!(tree_lists(&with, "figeval-document"));
+    }
 
     #[test]
     fn the_bundle_counts_wasm_and_js_but_not_the_pdf_viewer_modules() {
@@ -375,5 +482,24 @@ mod tests {
         t.read("# skipped 1");
         t.read("ok 1 - something passed");
         assert_eq!((t.passed, t.failed, t.skipped), (19, 3, 3));
+        assert!(t.failures.is_empty(), "{:?}", t.failures);
+    }
+
+    #[test]
+    fn the_tally_names_each_failed_test_with_its_binary() {
+        let mut t = Tally::default();
+        t.read("     Running tests/ground.rs (target/debug/deps/ground-1a2b3c)");
+        t.read("test the_manual_grounds ... ok");
+        t.read("test an_offset_is_found ... FAILED");
+        t.read("   Doc-tests figeval");
+        t.read("not ok 3 - a shared link loads");
+        t.read("ok 4 - the report shows");
+        assert_eq!(
+            t.failures,
+            [
+                "tests/ground.rs: an_offset_is_found",
+                "browser: a shared link loads"
+            ]
+        );
     }
 }

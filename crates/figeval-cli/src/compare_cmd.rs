@@ -204,7 +204,7 @@ fn run_two(
 ) -> Outcome {
     let b = files::read_report(before)?;
     let a = files::read_report(after)?;
-    let c = figeval::compare(&b, &a);
+    let c = figeval::compare::compare_ranked(&b, &a);
     check_gates(&c, gates)?;
     let sig = significance(&[(None, &c)], gates);
     let (bl, al) = (before.display().to_string(), after.display().to_string());

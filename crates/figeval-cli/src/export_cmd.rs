@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use figeval::trec;
 
 use crate::fail::{Failure, Outcome};
-use crate::{files, score_cmd};
+use crate::{connect, files, score_cmd, ConnectArgs};
 
 /// Where `figeval export` writes.
 pub struct ExportPaths<'a> {
@@ -23,11 +23,34 @@ pub struct ExportPaths<'a> {
 
 /// Reads the capture against the dataset and writes the qrels, the run and the query map.
 /// Every item must have a usable response, as `figeval score` requires by default.
-pub fn run(responses: &Path, dataset: &Path, out: &ExportPaths<'_>) -> Outcome {
+pub fn run(
+    responses: &Path,
+    dataset: &Path,
+    connect: &ConnectArgs,
+    out: &ExportPaths<'_>,
+) -> Outcome {
     let dataset = files::read_dataset(dataset)?;
-    let (read, _) = score_cmd::read_responses(responses, trec::pairing(&dataset))?;
-    let files = trec::export(&dataset, read.pairing)
-        .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
+    if connect.pdf.is_some() {
+        files::one_file(&dataset, "--pdf (page labels)")?;
+    }
+    let connect = connect::prepare(connect.connector.as_deref(), connect.pdf.as_deref())?;
+    let several = dataset
+        .items
+        .iter()
+        .any(|i| !i.expected_locations.is_empty());
+    let files = if several {
+        // Doc ids name the file and the page (contract §8.5).
+        let mut pairing = trec::files::pairing(&dataset);
+        connect.attach(&mut pairing);
+        let (read, _) = score_cmd::read_responses(responses, pairing)?;
+        trec::files::export(&dataset, read.pairing)
+    } else {
+        let mut pairing = trec::pairing(&dataset);
+        connect.attach(&mut pairing);
+        let (read, _) = score_cmd::read_responses(responses, pairing)?;
+        trec::export(&dataset, read.pairing)
+    }
+    .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
     write(out.qrels, &files.qrels)?;
     write(out.run, &files.run)?;
     if let Some(queries) = out.queries {

@@ -27,6 +27,23 @@ pub fn read_dataset(path: &Path) -> Result<Dataset, Failure> {
     Dataset::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
 }
 
+/// `Err` when the dataset is of several files (contract §1.5) and `what` reads one PDF's pages
+/// only: its numbers would mix the files' pages.
+pub fn one_file(dataset: &Dataset, what: &str) -> Result<(), Failure> {
+    match dataset
+        .items
+        .iter()
+        .position(|i| !i.expected_locations.is_empty())
+    {
+        Some(n) => Err(Failure::Input(format!(
+            "{what} reads the pages of one PDF, and item {} gives expected_locations (a dataset \
+             of several files): not supported yet",
+            n + 1
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Reads a report.
 pub fn read_report(path: &Path) -> Result<Report, Failure> {
     let text = read_text(path)?;

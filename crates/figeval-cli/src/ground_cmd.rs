@@ -1,14 +1,14 @@
 //! `figeval ground` (does each expected page carry its figure?) and `figeval captions` (the
 //! caption index of a PDF). The page text comes from the shared `pagetext` crate, through OCR
-//! where a page is a scan; every verdict comes from the core.
+//! where a page is a scan; every verdict comes from the document crate (`figeval-document`).
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use figeval::ground::PageSource;
-use figeval::{render, Ground};
+use figeval_document::ground::PageSource;
+use figeval_document::{render, Ground};
 use pagetext::{Document, OcrMode, Source};
 
 use crate::fail::{Failure, Outcome};
@@ -96,7 +96,7 @@ fn sources(doc: &Document) -> Vec<PageSource> {
 /// dataset there. Exit 0 when every checked item is `ok`, 1 on any finding.
 pub fn run(
     dataset: &Path,
-    pdf: &Path,
+    pdfs: &[PathBuf],
     format: Format,
     fixed: Option<&Path>,
     read: &ReadArgs,
@@ -105,8 +105,25 @@ pub fn run(
     if let Some(out) = fixed {
         refuse_in_place(dataset, out)?;
     }
+    if d.items.iter().any(|i| !i.expected_locations.is_empty()) {
+        if fixed.is_some() {
+            return Err(Failure::Input(
+                "--write-fixed corrects a dataset of one PDF; this one gives expected_locations"
+                    .into(),
+            ));
+        }
+        return run_files(&d, dataset, pdfs, format, read);
+    }
+    let [pdf] = pdfs else {
+        return Err(Failure::Input(format!(
+            "--pdf is given {} times, but {} gives expected_pages, which are pages of one PDF: \
+             a dataset of several files gives expected_locations (contract §1.5)",
+            pdfs.len(),
+            dataset.display()
+        )));
+    };
     let doc = pages(pdf, read)?;
-    let g = figeval::ground::ground_read(&d, &doc.texts(), &sources(&doc));
+    let g = figeval_document::ground::ground_read(&d, &doc.texts(), &sources(&doc));
     let (dl, pl) = (dataset.display().to_string(), pdf.display().to_string());
     let text = match format {
         Format::Text => render::ground_text(&g, &dl, &pl),
@@ -118,6 +135,119 @@ pub fn run(
         write_fixed(&g, &d, out)?;
     }
     Ok(if g.all_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The ground check of a dataset of several files (contract §1.5, §13.4): each PDF is checked
+/// against the locations whose path is its path (on whole trailing path components), as a
+/// dataset of one file whose expected pages are those locations' pages.
+fn run_files(
+    d: &figeval::Dataset,
+    dataset: &Path,
+    pdfs: &[PathBuf],
+    format: Format,
+    read: &ReadArgs,
+) -> Outcome {
+    let names: Vec<String> = pdfs.iter().map(|p| p.display().to_string()).collect();
+    // Which PDF each location is in, checked for every item before any PDF is read.
+    let mut placed: Vec<Vec<(usize, &figeval::ExpectedLocation)>> = vec![Vec::new(); pdfs.len()];
+    for (n, item) in d.items.iter().enumerate() {
+        let at = format!(
+            "item {} ({:?})",
+            n + 1,
+            figeval::score::question_start(&item.question)
+        );
+        if item.expected_locations.is_empty() {
+            return Err(Failure::Input(format!(
+                "{at}: gives expected_pages, but the dataset is of several files: every item \
+                 names its file with expected_locations"
+            )));
+        }
+        for (j, l) in item.expected_locations.iter().enumerate() {
+            let of: Vec<usize> = (0..pdfs.len())
+                .filter(|&i| figeval::files::same_file(&names[i], &l.path))
+                .collect();
+            match of[..] {
+                [i] => placed[i].push((n, l)),
+                [] => {
+                    return Err(Failure::Input(format!(
+                        "{at}: expected_locations[{j}].path {:?} is none of the PDFs given \
+                         (--pdf {}); paths compare on whole trailing path components",
+                        l.path,
+                        names.join(", --pdf ")
+                    )))
+                }
+                _ => {
+                    return Err(Failure::Input(format!(
+                        "{at}: expected_locations[{j}].path {:?} is several of the PDFs given \
+                         ({}): give paths that tell them apart",
+                        l.path,
+                        of.iter()
+                            .map(|&i| names[i].as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    let mut listed = Vec::new();
+    let mut all_ok = true;
+    for (i, pdf) in pdfs.iter().enumerate() {
+        if placed[i].is_empty() {
+            eprintln!(
+                "figeval: {}: no item's expected_locations names it; not checked",
+                names[i]
+            );
+            continue;
+        }
+        let doc = pages(pdf, read)?;
+        let past_end = i64::try_from(doc.pages.len()).unwrap_or(i64::MAX) + 1;
+        let items = placed[i]
+            .iter()
+            .map(|&(n, l)| {
+                // The location's pages, up to the first page past the file's end (which the
+                // check calls beyond_end).
+                let last = i64::from(l.end.get()).min(past_end.max(i64::from(l.start.get())));
+                figeval::Item {
+                    expected_pages: (i64::from(l.start.get())..=last)
+                        .filter_map(figeval::Page::new)
+                        .collect(),
+                    expected_locations: Vec::new(),
+                    ..d.items[n].clone()
+                }
+            })
+            .collect();
+        let sub = figeval::Dataset {
+            corpus_id: d.corpus_id.clone(),
+            items,
+        };
+        let g = figeval_document::ground::ground_read(&sub, &doc.texts(), &sources(&doc));
+        all_ok &= g.all_ok();
+        let dl = dataset.display().to_string();
+        let numbers: Vec<usize> = placed[i].iter().map(|&(n, _)| n + 1).collect();
+        match format {
+            Format::Text => {
+                out.push_str(&render::ground_text_numbered(&g, &dl, &names[i], &numbers))
+            }
+            Format::Markdown => out.push_str(&render::ground_markdown_numbered(
+                &g, &dl, &names[i], &numbers,
+            )),
+            Format::Json => listed
+                .push(serde_json::json!({"pdf": names[i], "item_numbers": numbers, "ground": g})),
+        }
+    }
+    if matches!(format, Format::Json) {
+        out = serde_json::to_string_pretty(&serde_json::json!({ "files": listed }))
+            .expect("a value always serializes")
+            + "\n";
+    }
+    files::print_text(&out)?;
+    Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -140,7 +270,7 @@ fn refuse_in_place(dataset: &Path, out: &Path) -> Result<(), Failure> {
 }
 
 fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failure> {
-    let fixed = g.fix(d).map_err(Failure::Input)?;
+    let fixed = g.fix(d).map_err(|e| Failure::Input(e.to_string()))?;
     let json = serde_json::to_string_pretty(&fixed.dataset.to_value())
         .expect("a dataset always serializes")
         + "\n";
@@ -159,8 +289,8 @@ fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failu
     );
     for c in &fixed.changes {
         let reason = match c.reason {
-            figeval::ground::FixReason::CaptionPage => "caption or heading page",
-            figeval::ground::FixReason::Offset => "dataset offset",
+            figeval_document::ground::FixReason::CaptionPage => "caption or heading page",
+            figeval_document::ground::FixReason::Offset => "dataset offset",
         };
         let _ = writeln!(
             err,
@@ -177,7 +307,7 @@ fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failu
 /// tesseract's confidence); as JSON with `json`.
 pub fn captions(pdf: &Path, json: bool, read: &ReadArgs) -> Outcome {
     let doc = pages(pdf, read)?;
-    let captions = figeval::find_captions(&doc.texts());
+    let captions = figeval_document::find_captions(&doc.texts());
     let pdf_pages = u32::try_from(doc.pages.len()).unwrap_or(u32::MAX);
     let ocr_pages = u32::try_from(doc.ocr_pages()).unwrap_or(u32::MAX);
     let unreadable: Vec<figeval::Page> = doc

@@ -17,12 +17,16 @@ use figeval::{live, CacheMode, Gate};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod audit;
 mod clock;
 mod compare_cmd;
+mod connect;
 mod export_cmd;
 mod fail;
 mod files;
 mod ground_cmd;
+mod labels;
+mod probe_cmd;
 mod run_cmd;
 mod score_cmd;
 mod validate_cmd;
@@ -50,8 +54,12 @@ enum Command {
         #[arg(required = true)]
         datasets: Vec<PathBuf>,
     },
-    /// Ask a deployment's POST /search for every item and score the answers.
+    /// Ask a deployment for every item and score the answers (POST {base}/search, or as
+    /// --connector says).
     Run(RunArgs),
+    /// Send one question through a connector and show what its mapping reads of each hit
+    /// beside the hit's own keys.
+    Probe(ProbeArgs),
     /// Score captured or pasted responses offline.
     Score {
         /// The responses: a capture (JSON Lines), bare bodies one per line, a JSON array of
@@ -70,6 +78,8 @@ enum Command {
         /// Also write the report to this file (its folder is created).
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        connect: ConnectArgs,
     },
     /// Compare two reports of the same dataset (before → after), or several runs against the
     /// first (BASE A B …): a matrix with Holm-adjusted p-values.
@@ -113,6 +123,8 @@ enum Command {
         /// Also write the query map here: {"qid", "question"} per line (JSON Lines).
         #[arg(long)]
         queries: Option<PathBuf>,
+        #[command(flatten)]
+        connect: ConnectArgs,
     },
     /// Check that each item's expected pages carry its figure's caption (or its section's
     /// heading) in the PDF; exit 1 on any finding.
@@ -120,9 +132,10 @@ enum Command {
         /// The dataset.
         #[arg(long, default_value = DEFAULT_DATASET)]
         dataset: PathBuf,
-        /// The PDF the dataset is written for.
-        #[arg(long)]
-        pdf: PathBuf,
+        /// The PDF the dataset is written for; repeated for a dataset of several files
+        /// (`expected_locations`), each matched to the locations' paths.
+        #[arg(long, required = true)]
+        pdf: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -152,13 +165,52 @@ enum CaptionsFormat {
     Json,
 }
 
+/// `--connector` and `--pdf`, shared by `run`, `score`, `export` and `probe`.
+#[derive(clap::Args)]
+pub struct ConnectArgs {
+    /// How to ask the deployment and where its answer keeps its pages: a preset (ragweld,
+    /// langserve, hayhooks, llamaindex, elasticsearch, opensearch, qdrant, vespa, vectara) or
+    /// a connector file (JSON). Default ragweld.
+    #[arg(long)]
+    pub connector: Option<String>,
+    /// The PDF the corpus is: its page labels, for a connector with "numbering": "label", and
+    /// the provenance audit (is each hit's content printed on the pages it cites?).
+    #[arg(long)]
+    pub pdf: Option<PathBuf>,
+}
+
+/// Flags of `figeval probe`.
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    /// The question to send.
+    pub question: String,
+    /// The deployment's base URL (for the default connector its API base, `/search` appended).
+    #[arg(long, default_value = live::DEFAULT_BASE_URL)]
+    pub base_url: String,
+    /// The corpus, for a connector that sends it (`{{corpus_id}}`).
+    #[arg(long, default_value = "")]
+    pub corpus_id: String,
+    /// Matches to ask for.
+    #[arg(long, default_value_t = live::DEFAULT_TOP_K)]
+    pub top_k: u32,
+    /// The search's cache mode.
+    #[arg(long, default_value = "bypass", value_parser = parse_cache_mode)]
+    pub cache_mode: CacheMode,
+    /// Seconds to wait for the answer (at most 3600).
+    #[arg(long, default_value_t = f64::from(live::DEFAULT_TIMEOUT_S))]
+    pub timeout: f64,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
 /// Flags of `figeval run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The dataset.
     #[arg(long, default_value = DEFAULT_DATASET)]
     pub dataset: PathBuf,
-    /// The deployment's API base; `/search` is appended.
+    /// The deployment's base URL: for the default connector its API base (`/search` is
+    /// appended), for another the `{{base_url}}` of its request template.
     #[arg(long, default_value = live::DEFAULT_BASE_URL)]
     pub base_url: String,
     /// Matches to ask for; at least 5, since page_hit_at_5 reads rank 5.
@@ -189,6 +241,8 @@ pub struct RunArgs {
     /// Also write the report to this file (its folder is created).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 fn parse_cache_mode(s: &str) -> Result<CacheMode, String> {
@@ -199,11 +253,11 @@ fn parse_gate(s: &str) -> Result<Gate, String> {
     s.parse()
 }
 
-fn parse_concurrency(s: &str) -> Result<u32, String> {
+fn parse_concurrency(s: &str) -> Result<u32, live::SettingError> {
     live::check_in("concurrency", s, &live::CONCURRENCY)
 }
 
-fn parse_retries(s: &str) -> Result<u32, String> {
+fn parse_retries(s: &str) -> Result<u32, live::SettingError> {
     live::check_in("retries", s, &live::RETRIES)
 }
 
@@ -220,18 +274,21 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Validate { datasets } => validate_cmd::run(&datasets),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Probe(args) => probe_cmd::run(&args),
         Command::Score {
             responses,
             dataset,
             max_precise_span,
             allow_missing,
             out,
+            connect,
         } => score_cmd::run(
             &responses,
             &dataset,
             max_precise_span,
             allow_missing,
             out.as_deref(),
+            &connect,
         ),
         Command::Compare {
             reports,
@@ -254,9 +311,11 @@ fn main() -> ExitCode {
             qrels,
             run,
             queries,
+            connect,
         } => export_cmd::run(
             &responses,
             &dataset,
+            &connect,
             &export_cmd::ExportPaths {
                 qrels: &qrels,
                 run: &run,

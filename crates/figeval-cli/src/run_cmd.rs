@@ -14,11 +14,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use figeval::live::{self, Transport};
-use figeval::{
-    CutOff, Dataset, Item, ItemRecord, Pairing, Report, RunInfo, ScoreConfig, SearchRequest,
-};
+use figeval::connector::{AnswerPages, Asked, Secrets};
+use figeval::live::{self, AnswerFailure, Transport};
+use figeval::{CutOff, Dataset, ItemRecord, Pairing, Report, RunInfo, ScoreConfig, SearchRequest};
 
+use crate::audit;
+use crate::connect::{self, Connect};
 use crate::fail::{Failure, Outcome};
 use crate::{clock, files, score_cmd, RunArgs};
 
@@ -26,9 +27,11 @@ use crate::{clock, files, score_cmd, RunArgs};
 const MAX_BODY_BYTES: u64 = live::MAX_BODY_BYTES as u64;
 
 /// One answered search.
-struct Answer {
-    body: String,
+pub(crate) struct Answer {
+    pub(crate) body: String,
     matches: Vec<figeval::Match>,
+    /// What the pages came to, for an answer read through a connector.
+    pages: Option<AnswerPages>,
     retries: u32,
 }
 
@@ -43,6 +46,14 @@ pub fn run(args: &RunArgs) -> Outcome {
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(&args.dataset)?;
+    if args.connect.pdf.is_some() {
+        files::one_file(&dataset, "--pdf (page labels and the provenance audit)")?;
+    }
+    let connect = connect::prepare(
+        args.connect.connector.as_deref(),
+        args.connect.pdf.as_deref(),
+    )?;
+    let secrets = connect.secrets()?;
     let request = SearchRequest {
         base_url,
         top_k: args.top_k,
@@ -55,7 +66,9 @@ pub fn run(args: &RunArgs) -> Outcome {
     let n = dataset.items.len();
     // Every answer is scored by one pairing, the capture's first when resuming, so the report
     // states the settings it was scored and asked with by construction.
-    let mut pairing = Pairing::new(&dataset, config);
+    let pdf = args.connect.pdf.as_deref();
+    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdf));
+    connect.attach(&mut pairing);
     // Where the capture's complete lines end, when a crash cut its last line off.
     let mut complete_lines_end = None;
     if args.resume {
@@ -82,12 +95,16 @@ pub fn run(args: &RunArgs) -> Outcome {
     let url = request.url();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    // The first answer with hits, in dataset order, must cite a page through the connector.
+    let mut first_hits = FirstWithHits::new(&from_capture);
     let mut progress = Progress::new(&dataset);
     let mut retries_total = 0u64;
     // The failure of the earliest item in dataset order, so the message does not depend on
     // which of several failing searches answered first.
     let mut failure: Option<(usize, String)> = None;
     let mut capture_error: Option<String> = None;
+    // Why the first answer with hits cites no page through the connector (exit 2).
+    let mut no_page: Option<String> = None;
     // Answers safely in the capture: those it held, and those written since.
     let mut in_capture = from_capture.iter().filter(|&&c| c).count();
     let workers = (args.concurrency as usize).min(todo.len());
@@ -96,8 +113,9 @@ pub fn run(args: &RunArgs) -> Outcome {
         let (tx, rx) = mpsc::channel::<(usize, Result<Answer, String>)>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (agent, url, todo, next, stop, request, dataset) =
-                (&agent, &url, &todo, &next, &stop, &request, &dataset);
+            let (agent, url, todo, next, stop, request, dataset, connect, secrets) = (
+                &agent, &url, &todo, &next, &stop, &request, &dataset, &connect, &secrets,
+            );
             s.spawn(move || loop {
                 if stop.load(Ordering::SeqCst) {
                     return;
@@ -106,7 +124,14 @@ pub fn run(args: &RunArgs) -> Outcome {
                     return;
                 };
                 let item = &dataset.items[i];
-                let answer = search(agent, url, request, item, args.retries, args.timeout);
+                let ask = Ask {
+                    agent,
+                    url,
+                    request,
+                    connect,
+                    secrets,
+                };
+                let answer = search(&ask, &item.question, args.retries, args.timeout);
                 if answer.is_err() {
                     // Stop at once, before this worker takes another item.
                     stop.store(true, Ordering::SeqCst);
@@ -123,7 +148,11 @@ pub fn run(args: &RunArgs) -> Outcome {
                 Ok(a) => {
                     retries_total += u64::from(a.retries);
                     if let Some(w) = capture.as_mut() {
-                        let line = request.envelope_line(&item.question, &a.body) + "\n";
+                        let line = request.envelope_line_with(
+                            &item.question,
+                            &a.body,
+                            connect.record.as_ref(),
+                        ) + "\n";
                         match w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
                             Ok(()) => in_capture += 1,
                             Err(e) => {
@@ -136,6 +165,19 @@ pub fn run(args: &RunArgs) -> Outcome {
                         }
                     }
                     pairing.add_answer(i, &request, &a.matches);
+                    let verdict = match (&connect.reader, &a.pages) {
+                        (Some(reader), Some(pages)) => first_hits.answered(i, pages, reader),
+                        _ => None,
+                    };
+                    if let (None, Some((i, reason))) = (&no_page, verdict) {
+                        let item = &dataset.items[i];
+                        stop.store(true, Ordering::SeqCst);
+                        no_page = Some(format!(
+                            "item {} ({:?}): {reason}",
+                            i + 1,
+                            figeval::score::question_start(&item.question)
+                        ));
+                    }
                     progress.advance(pairing.records(), &from_capture);
                 }
                 Err(cause) => {
@@ -162,6 +204,11 @@ pub fn run(args: &RunArgs) -> Outcome {
             "{answered} of {n} items were answered; with --capture FILE a rerun can --resume from them"
         ),
     };
+    if let Some(reason) = no_page {
+        return Err(Failure::Input(format!(
+            "{reason}\n{kept}\nno report was written"
+        )));
+    }
     // A deployment failure is the news even when the capture could not be written as well.
     match (failure, capture_error) {
         (Some((_, message)), output) => {
@@ -177,10 +224,10 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         (None, None) => {}
     }
-    let scored = pairing
-        .finish(false)
+    let (scored, kept) = pairing
+        .finish_keeping(false)
         .map_err(|e| Failure::Input(format!("the run's answers cannot be scored: {e}")))?;
-    let report = Report::build(
+    let mut report = Report::build(
         scored,
         RunInfo {
             started_at: Some(started_at),
@@ -190,6 +237,9 @@ pub fn run(args: &RunArgs) -> Outcome {
             ..RunInfo::default()
         },
     );
+    if let Some(pdf) = pdf {
+        audit::apply(&mut report, pdf, &kept)?;
+    }
     files::emit_report(&report, args.out.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -198,11 +248,11 @@ pub fn run(args: &RunArgs) -> Outcome {
 /// last line if a crash cut it off. The capture must otherwise be clean (no unknown, duplicate
 /// or unreadable answers) and made with the same search parameters. A capture that does not
 /// exist yet holds nothing.
-fn resume<'d>(
+fn resume<'d, K>(
     path: &Path,
-    pairing: Pairing<'d>,
+    pairing: Pairing<'d, K>,
     request: &SearchRequest<'_>,
-) -> Result<(Pairing<'d>, Option<CutOff>), Failure> {
+) -> Result<(Pairing<'d, K>, Option<CutOff>), Failure> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((pairing, None)),
@@ -272,31 +322,152 @@ fn ends_with_newline(path: &Path) -> bool {
     f.seek(SeekFrom::End(-1)).is_ok() && f.read_exact(&mut last).is_ok() && last[0] == b'\n'
 }
 
+/// What every search of a run shares.
+pub(crate) struct Ask<'a> {
+    pub(crate) agent: &'a ureq::Agent,
+    /// The search URL of the default connector.
+    pub(crate) url: &'a str,
+    pub(crate) request: &'a SearchRequest<'a>,
+    pub(crate) connect: &'a Connect,
+    pub(crate) secrets: &'a Secrets,
+}
+
+impl Ask<'_> {
+    /// The request of one search: the default connector's exactly as always, or the
+    /// connector's template filled in.
+    fn prepare(&self, question: &str) -> (String, ureq::Request, Option<String>) {
+        let Some(_) = &self.connect.reader else {
+            let req = self
+                .agent
+                .post(self.url)
+                .set("Content-Type", "application/json")
+                .set("Accept", "application/json");
+            return (self.url.to_string(), req, Some(self.request.body(question)));
+        };
+        let c = &self.connect.connector;
+        let asked = Asked {
+            base_url: self.request.base_url,
+            question,
+            corpus_id: self.request.corpus_id,
+            top_k: self.request.top_k,
+            cache_mode: self.request.cache_mode,
+        };
+        let url = c.url(&asked);
+        let body = c.body(&asked);
+        let mut req = self
+            .agent
+            .request(c.request.method.name(), &url)
+            .set("Accept", "application/json");
+        if body.is_some() {
+            req = req.set("Content-Type", "application/json");
+        }
+        for (name, value) in self.secrets.headers() {
+            req = req.set(name, value);
+        }
+        (url, req, body)
+    }
+
+    /// Judges an answer: the contract's reader, or the connector's mapping.
+    fn judge(
+        &self,
+        status: u16,
+        status_text: &str,
+        text: &str,
+    ) -> Result<(Vec<figeval::Match>, Option<AnswerPages>), AnswerFailure> {
+        match &self.connect.reader {
+            None => live::judge(status, status_text, text).map(|m| (m, None)),
+            Some(reader) => live::judge_mapped(reader, self.secrets, status, status_text, text)
+                .map(|a| (a.matches.unwrap_or_default(), Some(a.pages))),
+        }
+    }
+}
+
+/// Finds the run's first answer with hits in dataset order (as offline scoring does, so the
+/// verdict does not depend on which answer arrived first) and whether it cites a page.
+struct FirstWithHits {
+    /// Per item, what its answer came to, once answered.
+    done: Vec<Option<Pages>>,
+    /// Items before this one are done and have no hits.
+    next: usize,
+    decided: bool,
+}
+
+/// What one answer's pages came to, for [`FirstWithHits`].
+#[derive(Clone)]
+enum Pages {
+    /// No hits (or taken from the capture, which its own reading checked).
+    NoHits,
+    /// Some hit cites a page.
+    Cited,
+    /// Hits, none citing a page: why.
+    NoneCited(String),
+}
+
+impl FirstWithHits {
+    /// `from_capture` items count as having no hits.
+    fn new(from_capture: &[bool]) -> FirstWithHits {
+        FirstWithHits {
+            done: from_capture
+                .iter()
+                .map(|&c| c.then_some(Pages::NoHits))
+                .collect(),
+            next: 0,
+            decided: false,
+        }
+    }
+
+    /// Notes item `i`'s answer; the item and the reason once the first answer with hits in
+    /// dataset order is known and cites no page.
+    fn answered(
+        &mut self,
+        i: usize,
+        pages: &AnswerPages,
+        reader: &figeval::connector::Reader,
+    ) -> Option<(usize, String)> {
+        self.done[i] = Some(match pages.hits {
+            0 => Pages::NoHits,
+            h if pages.without_page == h => Pages::NoneCited(reader.no_page_reason(pages)),
+            _ => Pages::Cited,
+        });
+        while !self.decided {
+            match self.done.get(self.next) {
+                Some(Some(Pages::NoHits)) => self.next += 1,
+                Some(Some(Pages::Cited)) => self.decided = true,
+                Some(Some(Pages::NoneCited(reason))) => {
+                    self.decided = true;
+                    return Some((self.next, reason.clone()));
+                }
+                _ => break,
+            }
+        }
+        None
+    }
+}
+
 /// One search, retried as [`live`] says (429/502/503/504 and lost connections, with backoff).
-fn search(
-    agent: &ureq::Agent,
-    url: &str,
-    request: &SearchRequest<'_>,
-    item: &Item,
+pub(crate) fn search(
+    ask: &Ask<'_>,
+    question: &str,
     retries: u32,
     timeout: f64,
 ) -> Result<Answer, String> {
-    let body = request.body(&item.question);
     let mut attempt = 0u32;
     loop {
-        let outcome = agent
-            .post(url)
-            .set("Content-Type", "application/json")
-            .set("Accept", "application/json")
-            .send_string(&body);
+        let (url, req, body) = ask.prepare(question);
+        let url = url.as_str();
+        let outcome = match &body {
+            Some(b) => req.send_string(b),
+            None => req.call(),
+        };
         let (cause, retry_after) = match outcome {
             Ok(resp) => {
                 let status = resp.status();
                 let text = read_body(resp)?;
-                let matches = live::judge(status, "", &text).map_err(|f| f.to_string())?;
+                let (matches, pages) = ask.judge(status, "", &text).map_err(|f| f.to_string())?;
                 return Ok(Answer {
                     body: text,
                     matches,
+                    pages,
                     retries: attempt,
                 });
             }
@@ -304,7 +475,8 @@ fn search(
                 let retry_after = resp.header("Retry-After").map(str::to_string);
                 let status_text = resp.status_text().to_string();
                 let text = read_body(resp).unwrap_or_default();
-                let failure = live::judge(code, &status_text, &text)
+                let failure = ask
+                    .judge(code, &status_text, &text)
                     .err()
                     .ok_or_else(|| format!("HTTP {code} was not judged a failure"))?;
                 if !failure.retryable() {
@@ -319,13 +491,18 @@ fn search(
                         format!("no answer from {url} within {timeout} s (--timeout)")
                     }
                     Transport::Connect => format!(
-                        "cannot connect to the deployment at {}: {t}",
-                        request.base_url
+                        "cannot connect to the deployment at {}: {}",
+                        ask.request.base_url,
+                        ask.secrets.redact(&t.to_string())
                     ),
-                    Transport::Dropped => {
-                        format!("the connection to {url} dropped before an answer: {t}")
-                    }
-                    Transport::Other => format!("the request to {url} failed: {t}"),
+                    Transport::Dropped => format!(
+                        "the connection to {url} dropped before an answer: {}",
+                        ask.secrets.redact(&t.to_string())
+                    ),
+                    Transport::Other => format!(
+                        "the request to {url} failed: {}",
+                        ask.secrets.redact(&t.to_string())
+                    ),
                 };
                 if !kind.retryable() {
                     return Err(message);
@@ -414,9 +591,24 @@ impl<'d> Progress<'d> {
         let n = self.dataset.items.len();
         let width = n.to_string().len();
         while let Some(Some(r)) = records.get(self.printed) {
-            let pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
+            let mut pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
+            pages.extend(r.expected_locations.iter().map(|l| {
+                let end = if l.end == l.start {
+                    String::new()
+                } else {
+                    format!("-{}", l.end)
+                };
+                format!("{}:{}{end}", l.path, l.start)
+            }));
+            // A miss whose top 3 cite an expected page of another file says so.
+            let wrong_file = match r.top.iter().take(3).find(|t| t.wrong_file) {
+                Some(t) if !r.page_hit_at_3 => {
+                    format!("  (right page, wrong file at rank {})", t.rank)
+                }
+                _ => String::new(),
+            };
             eprintln!(
-                "[{:>width$}/{n}] {} {:<7} p.{:<9} {:?}{}",
+                "[{:>width$}/{n}] {} {:<7} p.{:<9} {:?}{}{wrong_file}",
                 self.printed + 1,
                 if r.page_hit_at_3 { "hit " } else { "miss" },
                 r.group.name(),

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use figeval::{CaptureRead, CaptureReader, Pairing, Report, RunInfo, ScoreConfig};
 
-use crate::clock;
 use crate::fail::{Failure, Outcome};
-use crate::files;
+use crate::{audit, clock};
+use crate::{connect, files, ConnectArgs};
 
 /// Scores the responses at `responses` against the dataset and prints the report.
 pub fn run(
@@ -19,19 +19,30 @@ pub fn run(
     max_precise_span: u32,
     allow_missing: bool,
     out: Option<&Path>,
+    connect_args: &ConnectArgs,
 ) -> Outcome {
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(dataset)?;
+    if connect_args.pdf.is_some() {
+        files::one_file(&dataset, "--pdf (page labels and the provenance audit)")?;
+    }
     let config = ScoreConfig {
         max_precise_span_pages: max_precise_span,
     };
-    let (read, source) = read_responses(responses, Pairing::new(&dataset, config))?;
-    let scored = read
+    let connect = connect::prepare(
+        connect_args.connector.as_deref(),
+        connect_args.pdf.as_deref(),
+    )?;
+    let pdf = connect_args.pdf.as_deref();
+    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdf));
+    connect.attach(&mut pairing);
+    let (read, source) = read_responses(responses, pairing)?;
+    let (scored, kept) = read
         .pairing
-        .finish(allow_missing)
+        .finish_keeping(allow_missing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    let report = Report::build(
+    let mut report = Report::build(
         scored,
         RunInfo {
             started_at: Some(started_at),
@@ -40,6 +51,9 @@ pub fn run(
             ..RunInfo::default()
         },
     );
+    if let Some(pdf) = pdf {
+        audit::apply(&mut report, pdf, &kept)?;
+    }
     files::emit_report(&report, out)?;
     Ok(ExitCode::SUCCESS)
 }

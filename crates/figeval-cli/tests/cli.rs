@@ -388,6 +388,28 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
     assert_eq!(overall["metrics"][0]["after_ci"], json!([0.4385, 1.0]));
     assert!(overall["metrics"][0]["delta_ci"].is_array());
     assert!(overall["min_significant_delta"].is_null());
+    // The captures record no request, so top_k is unknown: every ranking row is there, null.
+    let ranking = overall["ranking"].as_array().unwrap();
+    let names: Vec<&str> = ranking
+        .iter()
+        .map(|r| r["metric"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["ndcg_at_5", "ndcg_at_10", "recall_at_5", "recall_at_10"]
+    );
+    assert!(ranking
+        .iter()
+        .all(|r| r["before"].is_null() && r["delta"].is_null()));
+    assert!(
+        t.lines()
+            .any(|l| l.trim_start().starts_with("ndcg_at_10") && l.contains("null")),
+        "{t}"
+    );
+    assert!(
+        md.contains("| ndcg\\_at\\_5 | null | null | null | n/a |"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -13,8 +13,10 @@ use serde::Serialize;
 use crate::dataset::Group;
 use crate::decimal::{self, round4};
 use crate::report::{Report, Scope};
-use crate::score::{ItemRecord, Metric, PerMetric};
-use crate::stats::{min_significant_delta, newcombe_paired, Interval, PairedCounts};
+use crate::score::{ItemRecord, Metric, PerMetric, Ranking};
+use crate::stats::{
+    min_significant_delta, newcombe_paired, percentile_bootstrap_mean, Interval, PairedCounts,
+};
 use crate::summary::Summary;
 
 /// The reading guide printed with every comparison.
@@ -105,6 +107,30 @@ pub struct MrrDelta {
     pub delta: f64,
 }
 
+/// A ranking metric of one scope, before and after. Each side is `null` when its report does
+/// not state the metric (its `ranking_note` says why), and the change then is too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankingDelta {
+    /// The metric (serialized as its report key).
+    pub metric: Ranking,
+    /// The before mean.
+    pub before: Option<f64>,
+    /// Its bootstrap interval, as the report states it.
+    pub before_ci: Option<Interval>,
+    /// The after mean.
+    pub after: Option<f64>,
+    /// Its bootstrap interval, as the report states it.
+    pub after_ci: Option<Interval>,
+    /// `after - before`, rounded to 4 places.
+    pub delta: Option<f64>,
+    /// The 95% interval of the paired difference: the percentile bootstrap (the method and
+    /// seed of `page_mrr_ci`) of the mean of the paired items' differences (after − before),
+    /// rounded; `null` without paired items or when a side does not state the metric.
+    pub delta_ci: Option<Interval>,
+    /// Whether the after mean is below the before mean.
+    pub regressed: bool,
+}
+
 /// The comparison of one scope: `overall` or a group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScopeComparison {
@@ -123,6 +149,9 @@ pub struct ScopeComparison {
     pub metrics: PerMetric<MetricDelta>,
     /// `page_mrr`.
     pub page_mrr: MrrDelta,
+    /// One row per ranking metric, in [`Ranking::ALL`] order, filled in by [`compare_ranked`]
+    /// (empty after [`compare`] alone).
+    pub ranking: Vec<RankingDelta>,
     /// What the movement means, per the reading guide, when something moved.
     pub note: Option<String>,
 }
@@ -478,8 +507,65 @@ fn scope(
             delta: round4(after.page_mrr - before.page_mrr),
         },
         metrics,
+        ranking: Vec::new(),
         note,
     }
+}
+
+/// [`compare`], with the ranking metrics' rows of every scope ([`ScopeComparison::ranking`])
+/// filled in: what `figeval compare` prints. (A separate step, so that the page, whose compare
+/// view does not show them, does not carry their code.)
+pub fn compare_ranked(before: &Report, after: &Report) -> Comparison {
+    let mut c = compare(before, after);
+    let before_items: HashMap<&str, &ItemRecord> =
+        HashMap::from_iter(before.per_item.iter().map(|r| (r.question.as_str(), r)));
+    let empty = Summary::of([]);
+    for s in &mut c.scopes {
+        let (b_sum, a_sum) = match s.scope {
+            Scope::Overall => (&before.summary, &after.summary),
+            Scope::Group(g) => (
+                before.by_group.get(&g).unwrap_or(&empty),
+                after.by_group.get(&g).unwrap_or(&empty),
+            ),
+        };
+        // The paired differences (after − before) of the four ranking metrics over the scope's
+        // paired items (a group's by the after grouping); none unless every pair has its ranks.
+        let mut diffs: [Vec<f64>; 4] = Default::default();
+        let in_scope = after
+            .per_item
+            .iter()
+            .filter(|a| s.scope == Scope::Overall || s.scope == Scope::Group(a.group));
+        for pa in in_scope {
+            let Some(pb) = before_items.get(pa.question.as_str()) else {
+                continue;
+            };
+            let (Some(xs), Some(ys)) = (pb.rankings(), pa.rankings()) else {
+                diffs = Default::default();
+                break;
+            };
+            for i in 0..4 {
+                diffs[i].push(ys[i] - xs[i]);
+            }
+        }
+        for m in Ranking::ALL {
+            let (b, a) = (b_sum.ranking(m), a_sum.ranking(m));
+            let both = b.zip(a);
+            s.ranking.push(RankingDelta {
+                metric: m,
+                before: b,
+                before_ci: b_sum.ranking_ci(m),
+                after: a,
+                after_ci: a_sum.ranking_ci(m),
+                delta: both.map(|(b, a)| round4(a - b)),
+                // Only where both sides state the metric (so both were deep enough).
+                delta_ci: both
+                    .and_then(|_| percentile_bootstrap_mean(&diffs[m as usize]))
+                    .map(Interval::rounded),
+                regressed: both.is_some_and(|(b, a)| a < b),
+            });
+        }
+    }
+    c
 }
 
 #[cfg(test)]
@@ -500,12 +586,15 @@ pub(crate) mod tests {
             group,
             tags: vec![],
             expected_pages: vec![1],
+            #[cfg(feature = "files")]
+            expected_locations: vec![],
             matches_returned: 5,
             page_hit_at_3: hit,
             page_hit_at_5: hit,
             precise_page_hit_at_3: hit,
             figure_chunk_at_3: false,
             first_hit_rank: hit.then_some(1),
+            expected_page_ranks: vec![u32::from(hit)],
             top: vec![],
             figure_summaries_at_3: vec![],
         }
@@ -524,6 +613,7 @@ pub(crate) mod tests {
                 },
                 records,
                 unscored: vec![],
+                hits_without_page: None,
             },
             RunInfo::default(),
         )
@@ -719,6 +809,48 @@ pub(crate) mod tests {
             .map(|m| m["metric"].as_str().unwrap())
             .collect();
         assert_eq!(metrics, Metric::ALL.map(Metric::name));
+    }
+
+    #[test]
+    fn ranking_metrics_compare_with_a_paired_bootstrap_interval_and_null_below_depth() {
+        let records = |hit_from: usize| -> Vec<ItemRecord> {
+            (0..20)
+                .map(|i| record(&format!("q{i}"), Group::Locate, i >= hit_from))
+                .collect()
+        };
+        let c = compare_ranked(&report(records(10), 10), &report(records(2), 10));
+        let ndcg = &c.scopes[0].ranking[0];
+        assert_eq!(ndcg.metric, Ranking::NdcgAt5);
+        assert_eq!(
+            (ndcg.before, ndcg.after, ndcg.delta),
+            (Some(0.5), Some(0.9), Some(0.4))
+        );
+        assert!(!ndcg.regressed);
+        // Eight items gained 1 and twelve did not move: the paired differences' bootstrap.
+        let diffs: Vec<f64> = (0..20)
+            .map(|i| if (2..10).contains(&i) { 1.0 } else { 0.0 })
+            .collect();
+        assert_eq!(
+            ndcg.delta_ci,
+            percentile_bootstrap_mean(&diffs).map(Interval::rounded)
+        );
+        let ci = ndcg.delta_ci.unwrap();
+        assert!(ci.lo > 0.0 && ci.hi < 0.4 + 0.3, "{ci:?}");
+        // Below top_k 10 on one side, the @10 rows state nothing but that side's @5.
+        let c = compare_ranked(&report(records(10), 5), &report(records(2), 10));
+        let at10 = &c.scopes[0].ranking[1];
+        assert_eq!(at10.metric, Ranking::NdcgAt10);
+        assert_eq!((at10.before, at10.after), (None, Some(0.9)));
+        assert_eq!(
+            (at10.delta, at10.delta_ci, at10.regressed),
+            (None, None, false)
+        );
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["scopes"][0]["ranking"][1]["metric"], "ndcg_at_10");
+        assert!(json["scopes"][0]["ranking"][1]["delta"].is_null());
+        let text = crate::render::comparison_text(&c, "a", "b");
+        assert!(text.contains("  ndcg_at_10 "), "{text}");
+        assert!(text.contains("null"), "{text}");
     }
 
     #[test]

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 
 use crate::describe;
 
+#[cfg(feature = "files")]
+pub(crate) mod locations;
+
 /// A 1-based physical PDF page: an integer in `1..=2147483647`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "i64", into = "u32")]
@@ -115,13 +118,28 @@ impl fmt::Display for Group {
     }
 }
 
+/// Pages of one file that carry an item's answer (contract §1.5): `start..=end` of `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectedLocation {
+    /// The file, matched to a match's file path on whole trailing path components.
+    pub path: String,
+    /// The first page, 1-based.
+    pub start: Page,
+    /// The last page, `>= start`.
+    pub end: Page,
+}
+
 /// One question of a dataset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     /// The question sent as the search query; unique within the dataset.
     pub question: String,
-    /// The pages that carry the answer; at least one.
+    /// The pages that carry the answer: at least one, or none when the item gives
+    /// `expected_locations` instead.
     pub expected_pages: Vec<Page>,
+    /// The pages of several files that carry the answer, at most one location per path; empty
+    /// for an item of a single-file dataset, which gives `expected_pages`.
+    pub expected_locations: Vec<ExpectedLocation>,
     /// How the document names the figure or the prose section.
     pub figure_ref: String,
     /// Whether the caption or only the drawn content answers.
@@ -238,7 +256,7 @@ pub const MAX_QUESTION_CHARS: usize = 4096;
 pub const MAX_NAME_CHARS: usize = 1024;
 
 /// `Err` with a message when `s` is longer than `max` characters.
-fn check_len(s: &str, max: usize) -> Result<(), String> {
+pub(crate) fn check_len(s: &str, max: usize) -> Result<(), String> {
     let n = s.chars().count();
     if n > max {
         Err(format!(
@@ -248,7 +266,17 @@ fn check_len(s: &str, max: usize) -> Result<(), String> {
         Ok(())
     }
 }
+#[cfg(not(feature = "files"))]
 const ITEM_KEYS: [&str; 5] = ["question", "expected_pages", "figure_ref", "kind", "tags"];
+#[cfg(feature = "files")]
+const ITEM_KEYS: [&str; 6] = [
+    "question",
+    "expected_pages",
+    "expected_locations",
+    "figure_ref",
+    "kind",
+    "tags",
+];
 
 impl Dataset {
     /// Parses and validates a dataset from its JSON text.
@@ -357,13 +385,17 @@ impl Dataset {
             .items
             .iter()
             .map(|it| {
-                serde_json::json!({
+                #[allow(unused_mut)]
+                let mut v = serde_json::json!({
                     "question": it.question,
                     "expected_pages": it.expected_pages,
                     "figure_ref": it.figure_ref,
                     "kind": it.kind,
                     "tags": it.tags,
-                })
+                });
+                #[cfg(feature = "files")]
+                locations::locations_to_value(it, &mut v);
+                v
             })
             .collect::<Vec<_>>();
         serde_json::json!({ "corpus_id": self.corpus_id, "items": items })
@@ -435,6 +467,7 @@ fn parse_valid(text: &str) -> Option<Dataset> {
         items.push(Item {
             question: it.question,
             expected_pages,
+            expected_locations: Vec::new(),
             figure_ref: it.figure_ref,
             kind,
             tags: it.tags,
@@ -461,7 +494,7 @@ pub(crate) fn strip_position(e: &serde_json::Error) -> String {
 }
 
 /// A key as an error names it: as written, or `""` when it is empty.
-fn key_name(key: &str) -> &str {
+pub(crate) fn key_name(key: &str) -> &str {
     if key.is_empty() {
         "\"\""
     } else {
@@ -469,7 +502,7 @@ fn key_name(key: &str) -> &str {
     }
 }
 
-fn unknown_key(allowed: &[&str]) -> String {
+pub(crate) fn unknown_key(allowed: &[&str]) -> String {
     format!(
         "unknown key (allowed: {}); an unread key would be a silent lie about what is scored",
         allowed.join(", ")
@@ -533,7 +566,10 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
             None
         }
     };
-    let expected_pages = parse_pages(obj, &mut err);
+    #[cfg(feature = "files")]
+    let (expected_pages, expected_locations) = locations::parse_expected(obj, &mut err);
+    #[cfg(not(feature = "files"))]
+    let (expected_pages, expected_locations) = (parse_pages(obj, &mut err), Some(Vec::new()));
     let figure_ref = match obj.get("figure_ref") {
         Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_NAME_CHARS) {
             Ok(()) => Some(s.clone()),
@@ -607,13 +643,17 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
     Some(Item {
         question: question?,
         expected_pages: expected_pages?,
+        expected_locations: expected_locations?,
         figure_ref: figure_ref?,
         kind: kind?,
         tags: tags?,
     })
 }
 
-fn parse_pages(obj: &Map<String, Value>, err: &mut impl FnMut(&str, String)) -> Option<Vec<Page>> {
+pub(crate) fn parse_pages(
+    obj: &Map<String, Value>,
+    err: &mut impl FnMut(&str, String),
+) -> Option<Vec<Page>> {
     match obj.get("expected_pages") {
         Some(Value::Array(a)) if !a.is_empty() => {
             let mut pages = Vec::with_capacity(a.len());

@@ -17,10 +17,17 @@
 //! responses┘                                      └──► compare (before/after) ─► renderers
 //! ```
 //!
+//! The document side (captions in page text, the ground check of a dataset against its
+//! document, section headings, the dataset editor's draft and the ground check's renderings)
+//! is the crate `figeval-document`, built on this one: a shell that never reads a document,
+//! like the browser app's main module, does not link it.
+//!
 //! What each module implements is specified in the repository's `docs/contract.md`, cited
 //! below and in the code as "contract §N".
 //!
 //! - [`dataset`]: the dataset model and its validation (contract §1).
+//! - [`files`]: corpora of several files: `expected_locations` and matching a match's file to
+//!   them (contract §1.5).
 //! - [`response`]: reading a search response and its matches leniently (contract §3).
 //! - [`score`]: scoring one item (contract §4) and the [`Metric`] enum.
 //! - [`summary`]: rates, hit counts and MRR with Python's `round(x, 4)` (contract §5.1).
@@ -29,55 +36,76 @@
 //! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
 //! - [`gate`]: the significance gate: drops the exact McNemar test calls significant, Holm
 //!   across the tests watched (contract §7.2).
+//! - [`connector`]: how to ask any search API and where its answer keeps its pages
+//!   (contract §14): presets, the mapping, page labels.
+//! - [`provenance`]: the provenance audit: is each hit's content printed on the pages it
+//!   cites (contract §14.8)?
 //! - [`decimal`]: the decimal text of doubles, exact, without the standard library's float
 //!   formatting and parsing (which the browser bundle would carry).
 //! - [`describe`]: short descriptions for messages, and the one way a text is cut to its start.
 //! - [`live`]: the rules of a live run: limits, defaults, retries, backoff, judging an answer.
 //! - [`request`]: the search request of a live run and its capture envelope (contract §2, §6).
-//! - [`render`]: text and Markdown renderings of a comparison.
-//! - [`share`]: the share-link codec (`#report=` and `#compare=`, contract §10.2).
+//! - [`render`]: text and Markdown renderings of reports, comparisons, matrices and the gate.
 //! - [`stats`]: Wilson and bootstrap intervals, Newcombe's paired interval, Holm's adjustment.
-//! - [`caption`]: figure and table captions and mentions in page text; the caption index.
-//! - [`ground`]: the ground check of a dataset against its document's page texts.
-//! - [`editor`]: the dataset editor's draft, checked as it is typed (contract §1.4).
 //! - [`trec`]: a capture as a TREC run over pages, a dataset as TREC qrels.
 //! - [`matrix`]: many runs against one baseline, with Holm-adjusted McNemar p-values.
+//!
+//! # The facade
+//!
+//! The crate root re-exports the vocabulary the shells share: the command line and the browser
+//! app both read datasets, captures and reports, score, compare, and check a live run's
+//! settings (each refusal a typed error whose message is the one they print), through the
+//! names below. What only the browser app uses is public so that the web crates can reach it
+//! by module path, but it is not advertised as core API: the modules `share` (the share-link
+//! codec, `#report=` and `#compare=`, contract §10.2) and `snippet` (the page's excerpt of a
+//! match) are hidden from these docs and not re-exported, and neither is the reason text the
+//! settings form shows beside `top_k` (`request::TOP_K_REASON`). They may change with the
+//! page without notice to other users of the crate.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod caption;
 pub mod capture;
 pub mod compare;
+#[cfg(feature = "connectors")]
+pub mod connector;
 pub mod dataset;
 pub mod decimal;
 pub mod describe;
-pub mod editor;
+#[cfg(feature = "files")]
+pub mod files;
 pub mod gate;
-pub mod ground;
 pub mod live;
 pub mod matrix;
+#[cfg(feature = "connectors")]
+pub mod provenance;
 pub mod render;
 pub mod report;
 pub mod request;
 pub mod response;
 pub mod score;
+#[doc(hidden)]
 pub mod share;
+#[doc(hidden)]
 pub mod snippet;
 pub mod stats;
 pub mod summary;
 pub mod trec;
 
-pub use caption::{find_captions, Caption, Label, LabelKind};
 pub use capture::{CaptureError, CaptureErrors, CaptureRead, CaptureReader, CutOff, Pairing};
 pub use compare::{compare, Comparison, Gate};
-pub use dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Page};
+#[cfg(feature = "connectors")]
+pub use connector::{Connector, ConnectorError, ConnectorErrors, PageLabels};
+pub use dataset::{
+    Dataset, DatasetError, DatasetErrors, ExpectedLocation, Group, Item, Kind, Page,
+};
 pub use decimal::round4;
-pub use ground::{ground, Ground, ItemGround, Offset, OffsetCause, Verdict};
+pub use live::{check_top_k, SettingError};
+pub use report::Disagreement;
 pub use report::{Report, ReportError, RunInfo, Scope, Scored};
-pub use request::{check_top_k, CacheMode, RequestInfo, SearchRequest, MIN_TOP_K, TOP_K_REASON};
+pub use request::{CacheMode, RequestInfo, SearchRequest, MIN_TOP_K};
 pub use response::{Match, PageSpan, Response, ResponseProblem};
-pub use score::{score_item, ItemRecord, Metric, PerMetric, ScoreConfig, TopRow};
+pub use score::{score_item, ItemRecord, Metric, PerMetric, Ranking, ScoreConfig, TopRow};
 pub use summary::Summary;
 
 /// The version of this crate, recorded in every report's `run` object.

@@ -25,8 +25,10 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use crate::capture::MAX_LINE_BYTES;
+#[cfg(feature = "connectors")]
+use crate::connector::{MappedAnswer, Reader, Secrets};
 use crate::describe;
-use crate::request::MIN_TOP_K;
+use crate::request::{MIN_TOP_K, TOP_K_REASON};
 use crate::response::{Match, Response, ResponseProblem};
 
 /// The deployment asked when none is given.
@@ -58,48 +60,104 @@ const MAX_BACKOFF_MS: u32 = 8_000;
 /// The longest `Retry-After` honoured, in seconds.
 const MAX_RETRY_AFTER_S: u32 = 30;
 
-/// The whole number `text` says, when it is in `range`; else the rule (`what` names the
+/// Why a setting of a live run is refused: each variant's message states the rule, as the
+/// command line prints it after the flag's name and the page shows it beside the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingError {
+    /// A setting that must be a whole number in `min..=max` is not (`setting` names it, e.g.
+    /// `concurrency`).
+    OutOfRange {
+        /// The setting's name as the message says it.
+        setting: &'static str,
+        /// The smallest value accepted.
+        min: u32,
+        /// The largest value accepted.
+        max: u32,
+    },
+    /// `top_k` below [`MIN_TOP_K`]: the value asked for.
+    TopKTooSmall {
+        /// The `top_k` asked for.
+        top_k: u32,
+    },
+    /// A timeout that is not above 0 and at most [`MAX_TIMEOUT_S`] seconds. The value is not
+    /// kept: a float's shortest form would bring its formatting code into the page's bundle.
+    Timeout,
+    /// A base URL that is not an http:// or https:// address with a host.
+    BaseUrl,
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::OutOfRange { setting, min, max } => {
+                write!(f, "{setting} must be a whole number from {min} to {max}")
+            }
+            SettingError::TopKTooSmall { top_k } => write!(
+                f,
+                "top_k must be at least {MIN_TOP_K}, not {top_k}: {TOP_K_REASON}"
+            ),
+            SettingError::Timeout => write!(
+                f,
+                "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}"
+            ),
+            SettingError::BaseUrl => write!(
+                f,
+                "the base URL must be an http:// or https:// address such as {DEFAULT_BASE_URL}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// The whole number `text` says, when it is in `range`; else the rule (`setting` names the
 /// setting). The command line's flags and the page's form both read their numbers with it.
-pub fn check_in(what: &str, text: &str, range: &RangeInclusive<u32>) -> Result<u32, String> {
+pub fn check_in(
+    setting: &'static str,
+    text: &str,
+    range: &RangeInclusive<u32>,
+) -> Result<u32, SettingError> {
     text.trim()
         .parse::<u32>()
         .ok()
         .filter(|n| range.contains(n))
-        .ok_or_else(|| {
-            format!(
-                "{what} must be a whole number from {} to {}",
-                range.start(),
-                range.end()
-            )
+        .ok_or(SettingError::OutOfRange {
+            setting,
+            min: *range.start(),
+            max: *range.end(),
         })
+}
+
+/// `Ok` when `top_k` is at least [`MIN_TOP_K`]; else [`SettingError::TopKTooSmall`], whose
+/// message gives the reason ([`TOP_K_REASON`]).
+pub fn check_top_k(top_k: u32) -> Result<(), SettingError> {
+    if top_k < MIN_TOP_K {
+        Err(SettingError::TopKTooSmall { top_k })
+    } else {
+        Ok(())
+    }
 }
 
 /// `seconds` when it is a timeout of one search (above 0, at most [`MAX_TIMEOUT_S`]), or why
 /// it is not one.
-pub fn check_timeout(seconds: f64) -> Result<f64, String> {
-    // The rule is worded without the value: a float's shortest form would bring its
-    // formatting code into the page's bundle.
+pub fn check_timeout(seconds: f64) -> Result<f64, SettingError> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= f64::from(MAX_TIMEOUT_S) {
         Ok(seconds)
     } else {
-        Err(format!(
-            "the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S}"
-        ))
+        Err(SettingError::Timeout)
     }
 }
 
 /// The deployment's API base as searches use it (trimmed, no trailing `/`), or why `text` is
 /// not an http:// or https:// address.
-pub fn check_base_url(text: &str) -> Result<String, String> {
+pub fn check_base_url(text: &str) -> Result<String, SettingError> {
     let base = text.trim();
     let base = base.strip_suffix('/').unwrap_or(base);
     let host = base
         .strip_prefix("http://")
         .or_else(|| base.strip_prefix("https://"));
     if host.is_none_or(|h| h.is_empty() || h.starts_with('/')) {
-        return Err(format!(
-            "the base URL must be an http:// or https:// address such as {DEFAULT_BASE_URL}"
-        ));
+        return Err(SettingError::BaseUrl);
     }
     Ok(base.to_string())
 }
@@ -261,6 +319,42 @@ pub fn judge(status: u16, status_text: &str, body: &str) -> Result<Vec<Match>, A
     response.matches.map_err(AnswerFailure::Problem)
 }
 
+/// Judges an answer read through a connector: its status, then its body through the mapping
+/// (a `hits` pointer that finds no array is a failure, as a missing `matches` is). Every
+/// header value sent is `[redacted]` in a quoted body: some deployments echo the credentials
+/// they refused.
+#[cfg(feature = "connectors")]
+pub fn judge_mapped(
+    reader: &Reader,
+    secrets: &Secrets,
+    status: u16,
+    status_text: &str,
+    body: &str,
+) -> Result<MappedAnswer, AnswerFailure> {
+    if !(200..300).contains(&status) {
+        let redacted = secrets.redact(body);
+        return Err(AnswerFailure::Status {
+            status,
+            status_text: status_text.to_string(),
+            said: deployment_words(&redacted),
+            body_start: quote_body(&redacted),
+        });
+    }
+    if body.len() > MAX_BODY_BYTES {
+        return Err(AnswerFailure::TooLarge);
+    }
+    let answer = reader
+        .read_answer(body, false)
+        .map_err(|e| AnswerFailure::NotJson {
+            error: e.to_string(),
+            body_start: quote_body(&secrets.redact(body)),
+        })?;
+    match answer.matches {
+        Err(p) => Err(AnswerFailure::Problem(p)),
+        Ok(_) => Ok(answer),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,8 +475,12 @@ mod tests {
     fn settings_outside_their_limits_are_refused_with_the_rule() {
         assert_eq!(check_in("concurrency", " 64 ", &CONCURRENCY), Ok(64));
         assert_eq!(
-            check_in("concurrency", "65", &CONCURRENCY).unwrap_err(),
-            "concurrency must be a whole number from 1 to 64"
+            check_in("concurrency", "65", &CONCURRENCY),
+            Err(SettingError::OutOfRange {
+                setting: "concurrency",
+                min: 1,
+                max: 64
+            })
         );
         for bad in ["0", "-1", "2.5", "", "four", "99999999999"] {
             assert!(
@@ -405,11 +503,41 @@ mod tests {
     }
 
     #[test]
+    fn each_setting_error_states_its_rule() {
+        let cases = [
+            (
+                check_in("retries", "11", &RETRIES).unwrap_err(),
+                "retries must be a whole number from 0 to 10",
+            ),
+            (
+                check_top_k(4).unwrap_err(),
+                "top_k must be at least 5, not 4: page_hit_at_5 reads rank 5, and a smaller \
+                 window would silently make it a copy of page_hit_at_3",
+            ),
+            (
+                check_timeout(0.0).unwrap_err(),
+                "the timeout must be a number of seconds above 0 and at most 3600",
+            ),
+            (
+                check_base_url("ftp://x").unwrap_err(),
+                "the base URL must be an http:// or https:// address such as \
+                 http://127.0.0.1:58012/api",
+            ),
+        ];
+        for (error, message) in cases {
+            assert_eq!(error.to_string(), message, "{error:?}");
+        }
+        assert_eq!(check_top_k(0), Err(SettingError::TopKTooSmall { top_k: 0 }));
+        assert_eq!(check_timeout(f64::NAN), Err(SettingError::Timeout));
+        assert_eq!(check_base_url("http://"), Err(SettingError::BaseUrl));
+    }
+
+    #[test]
     fn the_defaults_are_inside_the_limits() {
         assert!(CONCURRENCY.contains(&DEFAULT_CONCURRENCY));
         assert!(RETRIES.contains(&DEFAULT_RETRIES));
         assert!(check_timeout(f64::from(DEFAULT_TIMEOUT_S)).is_ok());
-        assert!(crate::request::check_top_k(DEFAULT_TOP_K).is_ok());
+        assert!(check_top_k(DEFAULT_TOP_K).is_ok());
         assert_eq!(
             check_base_url(DEFAULT_BASE_URL).as_deref(),
             Ok(DEFAULT_BASE_URL)

@@ -1,16 +1,17 @@
-//! Text and Markdown renderings of reports, comparisons and ground checks. Renderers only lay out numbers
-//! that [`crate::report`] and [`crate::compare`] computed; none recomputes a metric.
+//! Text and Markdown renderings of reports, comparisons, matrices and the significance gate.
+//! Renderers only lay out numbers that [`crate::report`] and [`crate::compare`] computed; none
+//! recomputes a metric. The ground check's renderings are the document crate's
+//! (`figeval_document::render`).
 
 use std::fmt::Write as _;
 
-use crate::compare::{Comparison, Disagreement, MetricDelta, ScopeComparison, ALPHA};
+use crate::compare::{Comparison, Disagreement, MetricDelta, RankingDelta, ScopeComparison, ALPHA};
 use crate::dataset::Group;
 use crate::decimal;
 use crate::gate::{Finding, GateCheck, SignificanceGate};
-use crate::ground::{Ground, ItemGround, Verdict};
 use crate::matrix::{Cell, Matrix};
 use crate::report::{Report, Scope};
-use crate::score::Metric;
+use crate::score::{Metric, Ranking};
 use crate::stats::Interval;
 use crate::summary::Summary;
 
@@ -71,6 +72,12 @@ pub fn value_with_ci(value: f64, ci: Option<Interval>) -> String {
     }
 }
 
+/// A ranking metric's value with its interval as [`value_with_ci`] writes it, or `null` when
+/// it is not stated.
+pub fn stated_with_ci(value: Option<f64>, ci: Option<Interval>) -> String {
+    value.map_or_else(|| "null".to_string(), |v| value_with_ci(v, ci))
+}
+
 /// What follows the value in [`value_with_ci`]: `(95% CI 0.21–0.50)`; `None` without an
 /// interval.
 pub fn interval_note(ci: Option<Interval>) -> Option<String> {
@@ -129,9 +136,45 @@ fn metric_disagreement(m: &MetricDelta) -> Option<String> {
     })
 }
 
-/// A per-group summary table of a report, as plain text.
+/// The provenance audit in one line (contract §14.8), as the text report leads with it: `120
+/// of 150 hits checked are printed on a page they cite (0.8); 12 hits not found in the PDF;
+/// 28 hits sit +1 page(s) from their text: 0-based page numbers read as 1-based`.
+#[cfg(feature = "connectors")]
+pub fn provenance_line(p: &crate::provenance::Provenance) -> String {
+    let mut out = match p.rate {
+        None => "provenance: no hit's content could be found in the PDF".to_string(),
+        Some(rate) => format!(
+            "provenance: {} of {} hits checked are printed on a page they cite ({})",
+            p.on_cited_page,
+            p.checked,
+            crate::decimal::shortest(rate)
+        ),
+    };
+    if p.not_found > 0 {
+        let _ = write!(
+            out,
+            "; {} hit(s) too short to check or not found in the PDF",
+            p.not_found
+        );
+    }
+    if let Some(o) = &p.offset {
+        let _ = write!(
+            out,
+            "; {} hits sit {:+} page(s) from their text: {}",
+            o.hits, o.pages, o.cause
+        );
+    }
+    out
+}
+
+/// A per-group summary table of a report, as plain text, led by the provenance audit when
+/// the report has one.
 pub fn report_text(report: &Report, label: &str) -> String {
     let mut out = String::new();
+    #[cfg(feature = "connectors")]
+    if let Some(p) = &report.provenance {
+        let _ = writeln!(out, "{}", provenance_line(p));
+    }
     let _ = writeln!(
         out,
         "{label}: corpus {}, {} item(s) scored",
@@ -141,19 +184,34 @@ pub fn report_text(report: &Report, label: &str) -> String {
     for m in Metric::ALL {
         let _ = write!(out, "  {:>34}", m.name());
     }
-    let _ = writeln!(out, "  {:>26}", "page_mrr");
+    let _ = write!(out, "  {:>26}", "page_mrr");
+    for m in Ranking::ALL {
+        let _ = write!(out, "  {:>26}", m.name());
+    }
+    out.push('\n');
     let mut row = |name: &str, s: &Summary| {
         let _ = write!(out, "  {name:<9} {:>4}", s.n);
         for m in Metric::ALL {
             let cell = rate_with_ci(s.rate(m), s.hits(m), s.n, s.ci(m));
             let _ = write!(out, "  {cell:>34}");
         }
-        let _ = writeln!(out, "  {:>26}", value_with_ci(s.page_mrr, s.page_mrr_ci));
+        let _ = write!(out, "  {:>26}", value_with_ci(s.page_mrr, s.page_mrr_ci));
+        for m in Ranking::ALL {
+            let _ = write!(
+                out,
+                "  {:>26}",
+                stated_with_ci(s.ranking(m), s.ranking_ci(m))
+            );
+        }
+        out.push('\n');
     };
     for (g, s) in report.groups() {
         row(g.name(), s);
     }
     row(Scope::Overall.name(), &report.summary);
+    if let Some(note) = report.summary.ranking_note {
+        let _ = writeln!(out, "  {note}");
+    }
     if !report.unscored.is_empty() {
         let _ = writeln!(out, "  unscored (no response): {}", report.unscored.len());
     }
@@ -254,6 +312,15 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
             value_with_ci(s.page_mrr.after, s.page_mrr.after_ci),
             signed(s.page_mrr.delta)
         );
+        for r in &s.ranking {
+            let [before, after, delta, ci] = ranking_cells(r);
+            let _ = writeln!(
+                out,
+                "  {:<22} {before:>32} {after:>32} {delta:>8} {ci:>16}{}",
+                r.metric.name(),
+                if r.regressed { "  fell" } else { "" }
+            );
+        }
         if let Some(note) = &s.note {
             let _ = writeln!(out, "  note: {note}");
         }
@@ -277,6 +344,17 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
         let _ = writeln!(out, "    - {line}");
     }
     out
+}
+
+/// The before, after, delta and delta-interval cells of a ranking metric's row; `null` for a
+/// side its report does not state.
+fn ranking_cells(r: &RankingDelta) -> [String; 4] {
+    [
+        stated_with_ci(r.before, r.before_ci),
+        stated_with_ci(r.after, r.after_ci),
+        r.delta.map_or_else(|| "null".into(), signed),
+        delta_interval(r.delta_ci),
+    ]
 }
 
 fn write_movers_text(out: &mut String, s: &ScopeComparison) {
@@ -389,6 +467,14 @@ pub fn comparison_markdown(c: &Comparison, before: &str, after: &str) -> String 
             value_with_ci(s.page_mrr.after, s.page_mrr.after_ci),
             signed(s.page_mrr.delta)
         );
+        for r in &s.ranking {
+            let [before, after, delta, ci] = ranking_cells(r);
+            let _ = writeln!(
+                out,
+                "| {} | {before} | {after} | {delta} | {ci} | | | |",
+                r.metric.name().replace('_', "\\_")
+            );
+        }
         if let Some(note) = &s.note {
             let _ = writeln!(out, "\n*{}*", markdown_escape(note));
         }
@@ -549,192 +635,6 @@ pub fn gate_markdown(g: &SignificanceGate) -> String {
         let _ = writeln!(out, "{flat} gated test(s) did not fall.\n");
     }
     let _ = writeln!(out, "**{}**", markdown_escape(&gate_verdict(g)));
-    out
-}
-
-/// The start of a question for a listing: at most 70 characters, `…` when cut.
-fn question_start(q: &str) -> String {
-    crate::describe::start(q, 70)
-}
-
-/// The verdict counts as `ok 30, moved 2, ...`.
-fn ground_counts(g: &Ground) -> String {
-    let counts: Vec<String> = Verdict::ALL
-        .iter()
-        .map(|&v| format!("{} {}", v.name(), g.counts.get(v)))
-        .collect();
-    counts.join(", ")
-}
-
-fn pages_text(pages: &[crate::Page]) -> String {
-    let list: Vec<String> = pages.iter().map(|p| p.to_string()).collect();
-    if list.is_empty() {
-        "-".to_string()
-    } else {
-        list.join(",")
-    }
-}
-
-/// How the pages were read, when any went through OCR or could not be read: `46 of 46 pages
-/// read by OCR`, then `; 2 pages could not be read (pp. 3, 4)`; `None` for a document read
-/// from its text layer alone. `figeval ground` and `figeval captions` print it.
-pub fn pages_read(pdf_pages: u32, ocr_pages: u32, unreadable: &[crate::Page]) -> Option<String> {
-    if ocr_pages == 0 && unreadable.is_empty() {
-        return None;
-    }
-    let mut note = format!("{ocr_pages} of {pdf_pages} pages read by OCR");
-    if !unreadable.is_empty() {
-        const LISTED: usize = 20;
-        let mut list = pages_text(&unreadable[..unreadable.len().min(LISTED)]);
-        if unreadable.len() > LISTED {
-            list.push_str(&format!(" and {} more", unreadable.len() - LISTED));
-        }
-        let _ = write!(
-            note,
-            "; {} page(s) could not be read ({list})",
-            unreadable.len()
-        );
-    }
-    Some(note)
-}
-
-const NO_FINDINGS: &str = "No findings: every checked item's page carries its caption or heading.";
-
-/// The items with a finding, with their 0-based index.
-fn ground_findings(g: &Ground) -> Vec<(usize, &ItemGround)> {
-    g.items
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| i.verdict.is_finding())
-        .collect()
-}
-
-/// A ground check as plain text, for a terminal: the findings first, each with what to do,
-/// then the offset and warnings, then the items that passed or were not checked.
-pub fn ground_text(g: &Ground, dataset: &str, pdf: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "figeval ground: {dataset} against {pdf} ({} pages)",
-        g.pdf_pages
-    );
-    if let Some(note) = pages_read(g.pdf_pages, g.ocr_pages, &g.unreadable_pages) {
-        let _ = writeln!(out, "{note}");
-    }
-    let findings = ground_findings(g);
-    if findings.is_empty() {
-        let _ = writeln!(out, "\n{NO_FINDINGS}");
-    } else {
-        let _ = writeln!(
-            out,
-            "\nFINDINGS ({} of {} items)",
-            findings.len(),
-            g.items.len()
-        );
-        for (i, it) in &findings {
-            let _ = writeln!(
-                out,
-                "  item {} {:?}\n    {} {}: expected {}, found {}, mentioned {}\n    -> {}",
-                i + 1,
-                question_start(&it.question),
-                it.verdict.name(),
-                it.figure_ref.escape_debug(),
-                pages_text(&it.expected_pages),
-                pages_text(&it.found_pages),
-                pages_text(&it.mention_pages),
-                g.advice(it)
-            );
-        }
-    }
-    if let Some(o) = &g.offset {
-        let advice = o.advice(g.offset_shifts_unplaced());
-        let _ = writeln!(
-            out,
-            "\nOFFSET {:+} pages ({} items)\n    -> {advice}",
-            o.pages, o.items
-        );
-    }
-    for w in &g.warnings {
-        let _ = writeln!(out, "\nWARNING {}\n    -> {}", w.code, w.message);
-    }
-    let rest: Vec<(usize, &ItemGround)> = g
-        .items
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| !i.verdict.is_finding())
-        .collect();
-    if !rest.is_empty() {
-        let _ = writeln!(out, "\nChecked ok or not checked:");
-        for (i, it) in rest {
-            let _ = writeln!(
-                out,
-                "  item {:<3} {:<11} {:<40} p.{}",
-                i + 1,
-                it.verdict.name(),
-                it.figure_ref.escape_debug().to_string(),
-                pages_text(&it.expected_pages)
-            );
-        }
-    }
-    let _ = writeln!(out, "\n{}", ground_counts(g));
-    out
-}
-
-/// A ground check as Markdown, for a CI job summary: findings first, every dataset string
-/// escaped.
-pub fn ground_markdown(g: &Ground, dataset: &str, pdf: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "## figeval ground: {} against {} ({} pages)\n",
-        markdown_escape(dataset),
-        markdown_escape(pdf),
-        g.pdf_pages
-    );
-    if let Some(note) = pages_read(g.pdf_pages, g.ocr_pages, &g.unreadable_pages) {
-        let _ = writeln!(out, "{note}\n");
-    }
-    let _ = writeln!(out, "{}\n", ground_counts(g));
-    let row = |out: &mut String, i: usize, it: &ItemGround, advice: String| {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            i + 1,
-            it.verdict.name(),
-            markdown_escape(&it.figure_ref),
-            pages_text(&it.expected_pages),
-            pages_text(&it.found_pages),
-            pages_text(&it.mention_pages),
-            markdown_escape(&advice)
-        );
-    };
-    let header = "| item | verdict | figure_ref | expected | found | mentioned | what to do |\n|---:|---|---|---|---|---|---|";
-    let findings = ground_findings(g);
-    if findings.is_empty() {
-        let _ = writeln!(out, "{NO_FINDINGS}\n");
-    } else {
-        let _ = writeln!(out, "### Findings\n\n{header}");
-        for (i, it) in &findings {
-            row(&mut out, *i, it, g.advice(it));
-        }
-        out.push('\n');
-    }
-    if let Some(o) = &g.offset {
-        let _ = writeln!(
-            out,
-            "> **Offset {:+} pages ({} items):** {}\n",
-            o.pages,
-            o.items,
-            markdown_escape(&o.advice(g.offset_shifts_unplaced()))
-        );
-    }
-    for w in &g.warnings {
-        let _ = writeln!(out, "> **Warning:** {}\n", markdown_escape(&w.message));
-    }
-    let _ = writeln!(out, "### All items\n\n{header}");
-    for (i, it) in g.items.iter().enumerate() {
-        row(&mut out, i, it, g.advice(it));
-    }
     out
 }
 
@@ -906,6 +806,41 @@ pub fn matrix_markdown(m: &Matrix) -> String {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "connectors")]
+    #[test]
+    fn a_report_with_a_provenance_audit_leads_with_it() {
+        use crate::compare::tests::{record, report};
+        use crate::provenance::{Provenance, ProvenanceOffset};
+        let mut r = report(vec![record("q", Group::Locate, true)], 5);
+        assert!(report_text(&r, "run").starts_with("run: corpus"));
+        r.provenance = Some(Provenance {
+            checked: 162,
+            on_cited_page: 0,
+            rate: Some(0.0),
+            not_found: 3,
+            offset: Some(ProvenanceOffset {
+                pages: 1,
+                hits: 162,
+                cause: "0-based page numbers read as 1-based".into(),
+            }),
+        });
+        let first = report_text(&r, "run").lines().next().unwrap().to_string();
+        assert_eq!(
+            first,
+            "provenance: 0 of 162 hits checked are printed on a page they cite (0); 3 hit(s) too \
+             short to check or not found in the PDF; 162 hits sit +1 page(s) from their text: \
+             0-based page numbers read as 1-based"
+        );
+        r.provenance = Some(Provenance {
+            checked: 0,
+            on_cited_page: 0,
+            rate: None,
+            not_found: 0,
+            offset: None,
+        });
+        assert!(report_text(&r, "run").starts_with("provenance: no hit's content could be found"));
+    }
+
     #[test]
     fn a_comparison_leads_with_what_changed_and_whether_chance_can_explain_it() {
         use crate::compare::tests::{record, report};
@@ -949,56 +884,6 @@ mod tests {
         let e = markdown_escape("<img src=x onerror=alert(1)> | [link](http://x) **b**");
         assert!(!e.contains('<') && !e.contains('>'));
         assert!(e.contains("\\|") && e.contains("\\[link\\]") && e.contains("\\*\\*b\\*\\*"));
-    }
-
-    fn ground_of(items: serde_json::Value) -> Ground {
-        let d = crate::Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": items}))
-            .unwrap();
-        let pages = [
-            "see Figure 1.1",
-            "   Figure 1.1: A plot.",
-            "   Figure 2.1: Another.",
-        ];
-        crate::ground(&d, &pages)
-    }
-
-    #[test]
-    fn ground_renderings_put_findings_first_with_what_to_do() {
-        let g = ground_of(serde_json::json!([
-            {"question": "fine?", "expected_pages": [3], "figure_ref": "Figure 2.1", "kind": "locate"},
-            {"question": "<b>moved</b>?", "expected_pages": [1], "figure_ref": "Figure 1.1 <i>", "kind": "content"},
-        ]));
-        let text = ground_text(&g, "d.json", "x.pdf");
-        let findings = text.find("FINDINGS (1 of 2 items)").expect(&text);
-        let ok = text.find("Checked ok").expect(&text);
-        assert!(findings < ok, "{text}");
-        assert!(
-            text.contains("moved Figure 1.1 <i>: expected 1, found 2, mentioned 1"),
-            "{text}"
-        );
-        assert!(
-            text.contains("-> the caption of Figure 1.1 <i> is on p.2"),
-            "{text}"
-        );
-        assert!(text.ends_with(
-            "ok 1, moved 1, mention_only 0, absent 0, beyond_end 0, not_checked 0, unreadable 0\n"
-        ));
-        let md = ground_markdown(&g, "d.json", "x.pdf");
-        assert!(md.find("### Findings").unwrap() < md.find("### All items").unwrap());
-        assert!(!md.contains("<i>") && md.contains("&lt;i&gt;"), "{md}");
-        assert!(
-            md.contains("| 2 | moved | Figure 1\\.1 &lt;i&gt; | 1 | 2 | 1 | the caption"),
-            "{md}"
-        );
-    }
-
-    #[test]
-    fn a_ground_without_findings_says_so() {
-        let g = ground_of(serde_json::json!([
-            {"question": "fine?", "expected_pages": [3], "figure_ref": "Figure 2.1", "kind": "locate"},
-        ]));
-        assert!(ground_text(&g, "d", "p").contains("No findings"));
-        assert!(ground_markdown(&g, "d", "p").contains("No findings"));
     }
 
     #[test]

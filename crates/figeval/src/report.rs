@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::dataset::{strip_position, Group};
 use crate::request::{CacheMode, RequestInfo};
-use crate::score::{ItemRecord, Metric, ScoreConfig};
+use crate::score::{ItemRecord, Metric, Ranking, ScoreConfig};
 use crate::summary::Summary;
 
 /// What a summary is of: every scored item, or one group.
@@ -62,13 +62,62 @@ impl Serialize for Scope {
 }
 
 /// Why a report's text is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ReportError {
     /// The text is not a report: where (line and column) and what was wrong.
     NotAReport(String),
     /// The report's summaries disagree with its own `per_item`: the first disagreement.
-    Disagrees(String),
+    Disagrees(Disagreement),
 }
+
+/// The first way a report's stated summaries disagree with the ones its own `per_item` gives
+/// ([`Report::check`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Disagreement {
+    /// A stated number is not the one `per_item` gives.
+    Number {
+        /// Where in the report, e.g. `by_group.locate.page_hit_at_3_hits` or `page_mrr`.
+        path: String,
+        /// The number the report states, as its JSON writes it (`0.5`, `12`, `null`).
+        stated: String,
+        /// The number its `per_item` gives, written the same way.
+        computed: String,
+    },
+    /// `by_group` has no entry for a group `per_item` has items of.
+    MissingGroup {
+        /// The group.
+        group: Group,
+        /// How many of `per_item`'s records are of it.
+        items: usize,
+    },
+    /// `by_group` states a group `per_item` has no item of.
+    EmptyGroup {
+        /// The group.
+        group: Group,
+    },
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Disagreement::Number {
+                path,
+                stated,
+                computed,
+            } => write!(f, "{path} is {stated} but per_item gives {computed}"),
+            Disagreement::MissingGroup { group, items } => write!(
+                f,
+                "by_group has no {group} but per_item has {items} {group} item(s)"
+            ),
+            Disagreement::EmptyGroup { group } => write!(
+                f,
+                "by_group.{group} is stated but per_item has no {group} item"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Disagreement {}
 
 impl fmt::Display for ReportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -101,6 +150,10 @@ pub struct Scored {
     pub records: Vec<ItemRecord>,
     /// Questions with no response (only when missing responses were allowed).
     pub unscored: Vec<String>,
+    /// Hits that cite no page, over every scored answer: counted when the answers were read
+    /// through a connector other than the default (`None` for the default, whose reports
+    /// stay as they were).
+    pub hits_without_page: Option<u64>,
 }
 
 /// How the report was produced. The shells fill it in: the scoring core has no clock.
@@ -144,6 +197,16 @@ pub struct Report {
     pub cache_mode: Option<CacheMode>,
     /// The precise-hit span limit used.
     pub max_precise_span_pages: u32,
+    /// Hits that cited no page, over every scored answer; stated when the answers were read
+    /// through a connector other than the default (contract §14.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hits_without_page: Option<u64>,
+    /// The provenance audit, when the run was given the PDF (contract §14.8): how many hits'
+    /// content is printed on the pages they cite. Read and written by builds with the
+    /// `connectors` feature (the command line); the page ignores it.
+    #[cfg(feature = "connectors")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<crate::provenance::Provenance>,
     /// The overall summary; its keys sit at the top level of the report.
     #[serde(flatten)]
     pub summary: Summary,
@@ -173,21 +236,27 @@ impl Report {
             request,
             records: per_item,
             unscored,
+            hits_without_page,
         } = scored;
         // Inserted one by one: collecting into a map would sort (and link a sort) first.
+        let top_k = request.top_k;
         let mut by_group = BTreeMap::new();
         for g in Group::ALL {
             if per_item.iter().any(|r| r.group == g) {
-                by_group.insert(g, Summary::of(per_item.iter().filter(|r| r.group == g)));
+                let items = per_item.iter().filter(|r| r.group == g);
+                by_group.insert(g, Summary::at_depth(items, top_k));
             }
         }
         Report {
             corpus_id,
             base_url: request.base_url,
-            top_k: request.top_k,
+            top_k,
             cache_mode: request.cache_mode,
             max_precise_span_pages: config.max_precise_span_pages,
-            summary: Summary::of(&per_item),
+            hits_without_page,
+            #[cfg(feature = "connectors")]
+            provenance: None,
+            summary: Summary::at_depth(&per_item, top_k),
             by_group,
             per_item,
             unscored,
@@ -219,31 +288,25 @@ impl Report {
     ///
     /// A report without per-item records passes: there is nothing to check its numbers
     /// against ([`Report::unchecked_warning`] says so).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Disagreement> {
         if self.per_item.is_empty() {
             return Ok(());
         }
-        if let Some(d) = summary_disagreement("", &self.summary, &Summary::of(&self.per_item)) {
+        let actual = Summary::at_depth(&self.per_item, self.top_k);
+        if let Some(d) = summary_disagreement("", &self.summary, &actual) {
             return Err(d);
         }
         for g in Group::ALL {
             let items = self.per_item.iter().filter(|r| r.group == g);
             let k = items.clone().count();
             match self.by_group.get(&g) {
-                None if k > 0 => {
-                    return Err(format!(
-                        "by_group has no {g} but per_item has {k} {g} item(s)"
-                    ))
-                }
+                None if k > 0 => return Err(Disagreement::MissingGroup { group: g, items: k }),
                 None => {}
-                Some(_) if k == 0 => {
-                    return Err(format!(
-                        "by_group.{g} is stated but per_item has no {g} item"
-                    ))
-                }
+                Some(_) if k == 0 => return Err(Disagreement::EmptyGroup { group: g }),
                 Some(stated) => {
                     let prefix = format!("by_group.{g}.");
-                    if let Some(d) = summary_disagreement(&prefix, stated, &Summary::of(items)) {
+                    let actual = Summary::at_depth(items, self.top_k);
+                    if let Some(d) = summary_disagreement(&prefix, stated, &actual) {
                         return Err(d);
                     }
                 }
@@ -286,16 +349,17 @@ impl Report {
     }
 }
 
-/// A rate as the report's JSON writes it.
-fn number(x: f64) -> String {
-    serde_json::Value::from(x).to_string()
-}
-
-/// The first key of `stated` that differs from `actual`, as `{prefix}{key} is X but per_item
-/// gives Y`: `n`, then each metric's hits and rate, then `page_mrr`.
-fn summary_disagreement(prefix: &str, stated: &Summary, actual: &Summary) -> Option<String> {
+/// The first key of `stated` that differs from `actual`, its path `{prefix}{key}`: `n`, then
+/// each metric's hits and rate, then `page_mrr`, then each ranking metric (`null` when not
+/// stated).
+fn summary_disagreement(prefix: &str, stated: &Summary, actual: &Summary) -> Option<Disagreement> {
+    // Compared as the report's JSON writes them: rates with the same text are the same.
     let differ = |key: &str, s: String, a: String| {
-        (s != a).then(|| format!("{prefix}{key} is {s} but per_item gives {a}"))
+        (s != a).then(|| Disagreement::Number {
+            path: format!("{prefix}{key}"),
+            stated: s,
+            computed: a,
+        })
     };
     differ("n", stated.n.to_string(), actual.n.to_string())
         .or_else(|| {
@@ -309,6 +373,17 @@ fn summary_disagreement(prefix: &str, stated: &Summary, actual: &Summary) -> Opt
             })
         })
         .or_else(|| differ("page_mrr", number(stated.page_mrr), number(actual.page_mrr)))
+        .or_else(|| {
+            Ranking::ALL.into_iter().find_map(|m| {
+                let value = |s: &Summary| s.ranking(m).map_or_else(|| "null".into(), number);
+                differ(m.name(), value(stated), value(actual))
+            })
+        })
+}
+
+/// A rate as the report's JSON writes it.
+fn number(x: f64) -> String {
+    serde_json::Value::from(x).to_string()
 }
 
 #[cfg(test)]
@@ -318,6 +393,7 @@ mod tests {
     use crate::dataset::Dataset;
     use crate::response::Match;
     use crate::score::score_item;
+    use crate::summary::RANKING_NOTES;
     use serde_json::Value;
 
     fn sample() -> Report {
@@ -344,6 +420,7 @@ mod tests {
                 },
                 records,
                 unscored: vec![],
+                hits_without_page: None,
             },
             RunInfo::default(),
         )
@@ -417,10 +494,82 @@ mod tests {
         v
     }
 
-    fn refusal(v: &Value) -> String {
+    fn disagreement(v: &Value) -> Disagreement {
         match Report::parse(&v.to_string()) {
             Err(ReportError::Disagrees(d)) => d,
             other => panic!("not refused as disagreeing: {other:?}"),
+        }
+    }
+
+    fn refusal(v: &Value) -> String {
+        disagreement(v).to_string()
+    }
+
+    #[test]
+    fn a_disagreement_names_its_path_and_both_values() {
+        let mut v = thirty_three();
+        v["by_group"]["locate"]["page_hit_at_3_hits"] = 999.into();
+        // The untouched report agrees with itself: its number is the one per_item gives.
+        let computed = thirty_three()["by_group"]["locate"]["page_hit_at_3_hits"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            disagreement(&v),
+            Disagreement::Number {
+                path: "by_group.locate.page_hit_at_3_hits".into(),
+                stated: 999.to_string(),
+                computed: computed.to_string(),
+            }
+        );
+        let mut v = thirty_three();
+        v["page_mrr"] = 0.5.into();
+        let Disagreement::Number {
+            path,
+            stated,
+            computed,
+        } = disagreement(&v)
+        else {
+            panic!("not a number's disagreement")
+        };
+        assert_eq!((path.as_str(), stated), ("page_mrr", "0.5".to_string()));
+        assert_eq!(computed.to_string(), thirty_three()["page_mrr"].to_string());
+    }
+
+    #[test]
+    fn each_disagreement_says_what_differs() {
+        let cases = [
+            (
+                Disagreement::Number {
+                    path: "by_group.prose.page_hit_at_3".into(),
+                    stated: "1.0".to_string(),
+                    computed: "0.4286".to_string(),
+                },
+                "by_group.prose.page_hit_at_3 is 1.0 but per_item gives 0.4286",
+            ),
+            (
+                Disagreement::Number {
+                    path: "n".into(),
+                    stated: 32.to_string(),
+                    computed: 33.to_string(),
+                },
+                "n is 32 but per_item gives 33",
+            ),
+            (
+                Disagreement::MissingGroup {
+                    group: Group::Prose,
+                    items: 7,
+                },
+                "by_group has no prose but per_item has 7 prose item(s)",
+            ),
+            (
+                Disagreement::EmptyGroup {
+                    group: Group::Content,
+                },
+                "by_group.content is stated but per_item has no content item",
+            ),
+        ];
+        for (d, message) in cases {
+            assert_eq!(d.to_string(), message, "{d:?}");
         }
     }
 
@@ -540,6 +689,86 @@ mod tests {
             empty.unchecked_warning(),
             None,
             "a report that states nothing needs no check"
+        );
+    }
+
+    #[test]
+    fn the_at_10_metrics_are_null_with_the_reason_when_top_k_is_below_10() {
+        let five =
+            serde_json::to_value(report(vec![record("a?", Group::Locate, true)], 5)).unwrap();
+        assert_eq!(five["ndcg_at_5"], 1.0);
+        assert_eq!(five["recall_at_5"], 1.0);
+        for key in [
+            "ndcg_at_10",
+            "ndcg_at_10_ci",
+            "recall_at_10",
+            "recall_at_10_ci",
+        ] {
+            assert!(five[key].is_null(), "{key}");
+            assert!(five["by_group"]["locate"][key].is_null(), "{key}");
+        }
+        assert_eq!(five["ranking_note"], RANKING_NOTES[0]);
+        assert_eq!(five["by_group"]["locate"]["ranking_note"], RANKING_NOTES[0]);
+        let ten = report(vec![record("a?", Group::Locate, true)], 10);
+        assert_eq!(ten.summary.ranking(Ranking::NdcgAt10), Some(1.0));
+        assert!(serde_json::to_value(&ten).unwrap()["ranking_note"].is_null());
+        let mut unknown = report(vec![record("a?", Group::Locate, true)], 10);
+        unknown.top_k = None;
+        // Stated as a top_k 10 report states them: the check refuses them for an unknown top_k.
+        assert_eq!(
+            unknown.check().unwrap_err(),
+            Disagreement::Number {
+                path: "ndcg_at_5".into(),
+                stated: "1.0".to_string(),
+                computed: "null".to_string(),
+            }
+        );
+        assert_eq!(
+            unknown.check().unwrap_err().to_string(),
+            "ndcg_at_5 is 1.0 but per_item gives null"
+        );
+        let read = Report::parse(&five.to_string()).unwrap();
+        assert_eq!(
+            read.summary.ranking_note,
+            Some(RANKING_NOTES[0]),
+            "read back as stated"
+        );
+    }
+
+    #[test]
+    fn a_report_from_before_the_ranking_metrics_reads_with_them_null() {
+        let mut v = thirty_three();
+        for r in v["per_item"].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("expected_page_ranks");
+        }
+        let ranking = |k: &String| {
+            ["ndcg", "recall", "ranking"]
+                .iter()
+                .any(|p| k.starts_with(p))
+        };
+        v.as_object_mut().unwrap().retain(|k, _| !ranking(k));
+        for g in v["by_group"].as_object_mut().unwrap().values_mut() {
+            g.as_object_mut().unwrap().retain(|k, _| !ranking(k));
+        }
+        let r = Report::parse(&v.to_string()).unwrap();
+        assert!(Ranking::ALL.iter().all(|&m| r.summary.ranking(m).is_none()));
+        assert_eq!(r.summary.ranking_note, None, "its summaries state no note");
+        // A stated ranking metric the records cannot give is refused.
+        v["recall_at_5"] = 0.5.into();
+        assert_eq!(refusal(&v), "recall_at_5 is 0.5 but per_item gives null");
+    }
+
+    #[test]
+    fn a_ranking_metric_its_items_contradict_is_refused_naming_it() {
+        let mut v = thirty_three();
+        assert_eq!(
+            v["ndcg_at_5"], v["page_mrr"],
+            "one page found at rank 1 or not at all"
+        );
+        v["by_group"]["prose"]["recall_at_5"] = 0.1.into();
+        assert_eq!(
+            refusal(&v),
+            "by_group.prose.recall_at_5 is 0.1 but per_item gives 1.0"
         );
     }
 

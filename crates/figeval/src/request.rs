@@ -9,27 +9,26 @@ use serde::{Deserialize, Serialize};
 /// The smallest `top_k` accepted.
 pub const MIN_TOP_K: u32 = 5;
 
+/// The name of the default connector (contract §14): the contract's own search request and
+/// `matches` array, read by the contract's own reader. A capture that records no connector was
+/// made with it.
+pub const DEFAULT_CONNECTOR: &str = "ragweld";
+
 /// Why `top_k` may not be below [`MIN_TOP_K`].
 pub const TOP_K_REASON: &str =
     "page_hit_at_5 reads rank 5, and a smaller window would silently make it a copy of page_hit_at_3";
 
-/// `Err` with the reason when `top_k` is below [`MIN_TOP_K`].
-pub fn check_top_k(top_k: u32) -> Result<(), String> {
-    if top_k < MIN_TOP_K {
-        Err(format!(
-            "top_k must be at least {MIN_TOP_K}, not {top_k}: {TOP_K_REASON}"
-        ))
-    } else {
-        Ok(())
-    }
-}
-
 /// The search's cache mode (contract §2.1).
+///
+/// Its [`Default`] is [`CacheMode::Bypass`], figeval's own choice; the mode whose wire name is
+/// `"default"` is [`CacheMode::DeploymentDefault`], named so that `CacheMode::default()` and
+/// the deployment's default cannot be mistaken for each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheMode {
-    /// The deployment's own default.
-    Default,
+    /// Whatever the deployment does when asked with `"default"`: its own default.
+    #[serde(rename = "default")]
+    DeploymentDefault,
     /// Skip the cache, so a before/after comparison never replays cached results.
     #[default]
     Bypass,
@@ -39,12 +38,16 @@ pub enum CacheMode {
 
 impl CacheMode {
     /// Every mode.
-    pub const ALL: [CacheMode; 3] = [CacheMode::Default, CacheMode::Bypass, CacheMode::Refresh];
+    pub const ALL: [CacheMode; 3] = [
+        CacheMode::DeploymentDefault,
+        CacheMode::Bypass,
+        CacheMode::Refresh,
+    ];
 
     /// The name sent in the request.
     pub fn name(self) -> &'static str {
         match self {
-            CacheMode::Default => "default",
+            CacheMode::DeploymentDefault => "default",
             CacheMode::Bypass => "bypass",
             CacheMode::Refresh => "refresh",
         }
@@ -115,11 +118,26 @@ impl SearchRequest<'_> {
     /// `body` must be valid JSON. A body on one line is embedded as received; one with line
     /// breaks is re-serialized compactly, so the capture stays one search per line.
     pub fn envelope_line(&self, question: &str, body: &str) -> String {
-        let request = serde_json::json!({
+        self.envelope_line_with(question, body, None)
+    }
+
+    /// A capture line of an answer read through a connector: as [`SearchRequest::envelope_line`],
+    /// with `request.connector` the connector's record ([`crate::Connector::record`]; never a
+    /// header value). `None` writes exactly the default connector's line.
+    pub fn envelope_line_with(
+        &self,
+        question: &str,
+        body: &str,
+        connector: Option<&serde_json::Value>,
+    ) -> String {
+        let mut request = serde_json::json!({
             "base_url": self.base_url,
             "top_k": self.top_k,
             "cache_mode": self.cache_mode.name(),
         });
+        if let Some(c) = connector {
+            request["connector"] = c.clone();
+        }
         let trimmed = body.trim();
         let response = if trimmed.contains(['\n', '\r']) {
             serde_json::from_str::<serde_json::Value>(trimmed)
@@ -175,16 +193,23 @@ mod tests {
     }
 
     #[test]
-    fn top_k_below_five_is_refused_with_the_reason() {
-        assert!(check_top_k(4)
-            .unwrap_err()
-            .contains("page_hit_at_5 reads rank 5"));
-        assert!(check_top_k(5).is_ok());
+    fn the_deployments_default_keeps_its_wire_name_and_is_not_figevals_default() {
+        for m in CacheMode::ALL {
+            let wire = serde_json::to_string(&m).unwrap();
+            assert_eq!(wire, format!("\"{}\"", m.name()));
+            assert_eq!(serde_json::from_str::<CacheMode>(&wire).unwrap(), m);
+        }
+        assert_eq!(CacheMode::DeploymentDefault.name(), "default");
+        assert_eq!(CacheMode::default(), CacheMode::Bypass);
     }
 
     #[test]
     fn cache_modes_parse_by_name_only() {
         assert_eq!("bypass".parse::<CacheMode>().unwrap(), CacheMode::Bypass);
+        assert_eq!(
+            "default".parse::<CacheMode>().unwrap(),
+            CacheMode::DeploymentDefault
+        );
         assert!("BYPASS".parse::<CacheMode>().is_err());
     }
 }

@@ -69,6 +69,9 @@ pub struct Match {
     /// The first [`SNIPPET_CHARS`] characters of `content` when it is a string (as sent), and
     /// whether it was cut there.
     pub content: Option<(String, bool)>,
+    /// The file the match is in: `file_path` when a string (a connector's `path` pointer), read
+    /// only with the `files` feature (contract §1.5).
+    pub file_path: Option<String>,
 }
 
 impl Match {
@@ -104,6 +107,22 @@ pub enum ResponseProblem {
         /// What `matches` is instead.
         found: String,
     },
+    /// A connector's `hits` pointer finds nothing in the answer.
+    #[cfg(feature = "connectors")]
+    HitsMissing {
+        /// The pointer.
+        pointer: String,
+        /// The answer's keys, in order.
+        keys: Vec<String>,
+    },
+    /// A connector's `hits` pointer finds something other than an array.
+    #[cfg(feature = "connectors")]
+    HitsNotArray {
+        /// The pointer.
+        pointer: String,
+        /// What it finds instead.
+        found: String,
+    },
     /// A match is not a JSON object.
     MatchNotObject {
         /// Its 1-based rank.
@@ -133,6 +152,22 @@ impl fmt::Display for ResponseProblem {
             ResponseProblem::MatchesNotArray { found } => {
                 write!(f, "the response's `matches` is {found}, not an array")
             }
+            #[cfg(feature = "connectors")]
+            ResponseProblem::HitsMissing { pointer, keys } if keys.is_empty() => write!(
+                f,
+                "the connector's hits pointer `{pointer}` finds no array in the answer"
+            ),
+            #[cfg(feature = "connectors")]
+            ResponseProblem::HitsMissing { pointer, keys } => write!(
+                f,
+                "the connector's hits pointer `{pointer}` finds no array in the answer (its keys: {})",
+                keys.join(", ")
+            ),
+            #[cfg(feature = "connectors")]
+            ResponseProblem::HitsNotArray { pointer, found } => write!(
+                f,
+                "the connector's hits pointer `{pointer}` finds {found}, not an array"
+            ),
             ResponseProblem::MatchNotObject { rank, found } => {
                 write!(f, "the match at rank {rank} is {found}, not a JSON object")
             }
@@ -474,6 +509,8 @@ impl<'de> Deserialize<'de> for MatchSlot {
                         "chunk_id" => m.chunk_id = map.next_value::<ChunkId>()?.0,
                         "content" => m.content = map.next_value::<ContentStart>()?.0,
                         "provenance" => m.pages = map.next_value::<Provenance>()?.0,
+                        #[cfg(feature = "files")]
+                        "file_path" => m.file_path = map.next_value::<LenientString>()?.0,
                         "metadata" => {
                             let meta = map.next_value::<Metadata>()?;
                             m.chunk_kind = meta.chunk_kind;

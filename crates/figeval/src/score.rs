@@ -105,6 +105,110 @@ impl<'de> Deserialize<'de> for Metric {
     }
 }
 
+/// The four ranking metrics of an item (contract §4.1): nDCG and recall at 5 and at 10 matches.
+///
+/// Unlike the hit metrics they are fractions per item, computed from the rank at which a match
+/// first covers each expected page ([`ItemRecord::expected_page_ranks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    /// nDCG over the first 5 matches.
+    NdcgAt5,
+    /// nDCG over the first 10 matches.
+    NdcgAt10,
+    /// The share of the expected pages covered by the first 5 matches.
+    RecallAt5,
+    /// The share of the expected pages covered by the first 10 matches.
+    RecallAt10,
+}
+
+/// `1 / log2(r + 1)` for the ranks `r` = 1 ..= 10, as the doubles nearest the exact values
+/// (written out so that the CLI and the browser use the same bits: `log2` is not correctly
+/// rounded on every platform).
+const DISCOUNT: [f64; 10] = [
+    1.0,
+    0.6309297535714574,
+    0.5,
+    0.43067655807339306,
+    0.3868528072345416,
+    0.3562071871080222,
+    0.3333333333333333,
+    0.3154648767857287,
+    std::f64::consts::LOG10_2, // 1 / log2(10)
+    0.2890648263178879,
+];
+
+impl Ranking {
+    /// Every ranking metric, in report order.
+    pub const ALL: [Ranking; 4] = [
+        Ranking::NdcgAt5,
+        Ranking::NdcgAt10,
+        Ranking::RecallAt5,
+        Ranking::RecallAt10,
+    ];
+
+    /// The metric's key in reports.
+    pub fn name(self) -> &'static str {
+        ["ndcg_at_5", "ndcg_at_10", "recall_at_5", "recall_at_10"][self as usize]
+    }
+
+    /// The key of the metric's 95% interval in summaries.
+    pub fn ci_name(self) -> &'static str {
+        [
+            "ndcg_at_5_ci",
+            "ndcg_at_10_ci",
+            "recall_at_5_ci",
+            "recall_at_10_ci",
+        ][self as usize]
+    }
+
+    /// How many matches the metric looks at: 5 or 10.
+    pub fn depth(self) -> u32 {
+        if matches!(self, Ranking::NdcgAt5 | Ranking::RecallAt5) {
+            5
+        } else {
+            10
+        }
+    }
+}
+
+/// The four ranking metrics of one item, in [`Ranking::ALL`] order, from the ranks at which
+/// its expected pages are first covered (one per distinct expected page, 0 for a page no match
+/// covers).
+///
+/// Recall at k is the share of the pages covered within k. nDCG at k gives each page covered
+/// within k the gain 1 discounted by `1 / log2(rank + 1)`, over the ideal: the expected pages
+/// at ranks 1 ..= min(n, k). Pages covered by one match share its rank, so the sum can pass the
+/// ideal; nDCG is capped at 1. Without expected pages every metric is 0.
+pub fn ranking_values(ranks: &[u32]) -> [f64; 4] {
+    let mut out = [0.0; 4];
+    if ranks.is_empty() {
+        return out;
+    }
+    for (j, k) in [5, 10].into_iter().enumerate() {
+        let (mut gain, mut ideal, mut covered) = (0.0f64, 0.0f64, 0u32);
+        for i in 0..ranks.len() {
+            let r = ranks[i] as usize;
+            if 1 <= r && r <= k {
+                gain += DISCOUNT[r - 1];
+                covered += 1;
+            }
+            if i < k {
+                ideal += DISCOUNT[i];
+            }
+        }
+        out[j] = (gain / ideal).min(1.0);
+        out[2 + j] = f64::from(covered) / ranks.len() as f64;
+    }
+    out
+}
+
+/// A ranking metric serializes as its report key.
+impl Serialize for Ranking {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// One value per metric, indexed by [`Metric`].
 ///
 /// The table has a cell for every metric by construction (one field each, matched
@@ -215,6 +319,15 @@ pub struct TopRow {
     pub chunk_kind: Option<String>,
     /// Whether the match covers an expected page.
     pub on_expected_page: bool,
+    /// The match's file, for an item with `expected_locations` only (contract §1.5).
+    #[cfg(feature = "files")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_path: Option<String>,
+    /// "Right page, wrong file": the match cites an expected page of a file it is not in
+    /// (only an item with `expected_locations` has one; written only when true).
+    #[cfg(feature = "files")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wrong_file: bool,
 }
 
 /// The per-item record of a report.
@@ -230,8 +343,13 @@ pub struct ItemRecord {
     pub group: Group,
     /// The item's tags.
     pub tags: Vec<String>,
-    /// The pages that carry the answer.
+    /// The pages that carry the answer; empty for an item with `expected_locations`.
     pub expected_pages: Vec<u32>,
+    /// The pages of several files that carry the answer (contract §1.5); empty, and not
+    /// written, for an item of a single-file dataset.
+    #[cfg(feature = "files")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_locations: Vec<crate::dataset::ExpectedLocation>,
     /// How many matches the deployment returned.
     pub matches_returned: u32,
     /// See [`Metric::PageHitAt3`].
@@ -244,6 +362,12 @@ pub struct ItemRecord {
     pub figure_chunk_at_3: bool,
     /// Rank of the first match, among all returned, covering an expected page.
     pub first_hit_rank: Option<u32>,
+    /// Per distinct expected page, in `expected_pages` order (a page listed twice counts once):
+    /// the rank of the first match, among all returned, covering it; 0 when none does. The
+    /// ranking metrics ([`Ranking`]) are computed from it. Empty (and not written) in a record
+    /// from before them: an item always has an expected page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_page_ranks: Vec<u32>,
     /// The ranked window: one row per match of the top 5.
     pub top: Vec<TopRow>,
     /// Non-empty summaries of the top-3 matches, each cut to 200 characters. A deployment
@@ -263,6 +387,18 @@ impl ItemRecord {
         }
     }
 
+    /// The item's four ranking metrics ([`ranking_values`]); `None` for a record without
+    /// [`ItemRecord::expected_page_ranks`].
+    pub fn rankings(&self) -> Option<[f64; 4]> {
+        let ranks = &self.expected_page_ranks;
+        (!ranks.is_empty()).then(|| ranking_values(ranks))
+    }
+
+    /// The item's value of one ranking metric; `None` as for [`ItemRecord::rankings`].
+    pub fn ranking(&self, metric: Ranking) -> Option<f64> {
+        self.rankings().map(|v| v[metric as usize])
+    }
+
     /// The reciprocal rank of the first hit, 0 when none.
     pub fn reciprocal_rank(&self) -> f64 {
         self.first_hit_rank.map_or(0.0, |r| 1.0 / f64::from(r))
@@ -271,17 +407,38 @@ impl ItemRecord {
 
 /// Scores one item against the matches returned for it, in the deployment's order.
 pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRecord {
+    #[cfg(feature = "files")]
+    let files = !item.expected_locations.is_empty();
     let on_expected = |m: &Match| {
+        #[cfg(feature = "files")]
+        if files {
+            return item.expected_locations.iter().any(|l| l.covered_by(m));
+        }
         m.pages
             .is_some_and(|s| item.expected_pages.iter().any(|&p| s.covers(p)))
     };
     let hit_within = |n: usize, extra: &dyn Fn(&Match) -> bool| {
         matches.iter().take(n).any(|m| on_expected(m) && extra(m))
     };
-    let first_hit_rank = matches
-        .iter()
-        .position(on_expected)
-        .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX));
+    let rank_of = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
+    let first_hit_rank = matches.iter().position(on_expected).map(rank_of);
+    // Per distinct expected page (a page listed twice is counted at its first listing), the
+    // rank of the first match covering it, 0 for none.
+    let mut expected_page_ranks = Vec::new();
+    for (i, p) in item.expected_pages.iter().enumerate() {
+        if !item.expected_pages[..i].contains(p) {
+            let at = matches
+                .iter()
+                .position(|m| m.pages.is_some_and(|s| s.covers(*p)));
+            expected_page_ranks.push(at.map_or(0, rank_of));
+        }
+    }
+    // With several files, each location is ranked once, where a match first covers it.
+    #[cfg(feature = "files")]
+    for l in &item.expected_locations {
+        let at = matches.iter().position(|m| l.covered_by(m));
+        expected_page_ranks.push(at.map_or(0, rank_of));
+    }
     let top = matches
         .iter()
         .take(5)
@@ -294,6 +451,10 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
             span_pages: m.pages.map(|s| s.span_pages()),
             chunk_kind: m.chunk_kind.clone(),
             on_expected_page: on_expected(m),
+            #[cfg(feature = "files")]
+            file_path: m.file_path.clone().filter(|_| files),
+            #[cfg(feature = "files")]
+            wrong_file: crate::files::wrong_file(item, m),
         })
         .collect();
     let figure_summaries_at_3 = matches
@@ -310,6 +471,8 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         group: item.group(),
         tags: item.tags.clone(),
         expected_pages: item.expected_pages.iter().map(|p| p.get()).collect(),
+        #[cfg(feature = "files")]
+        expected_locations: item.expected_locations.clone(),
         matches_returned: u32::try_from(matches.len()).unwrap_or(u32::MAX),
         page_hit_at_3: hit_within(3, &|_| true),
         page_hit_at_5: hit_within(5, &|_| true),
@@ -318,6 +481,7 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         }),
         figure_chunk_at_3: hit_within(3, &Match::is_figure),
         first_hit_rank,
+        expected_page_ranks,
         top,
         figure_summaries_at_3,
     }
@@ -346,6 +510,7 @@ mod tests {
                 .iter()
                 .map(|&p| Page::new(p.into()).unwrap())
                 .collect(),
+            expected_locations: Vec::new(),
             figure_ref: "Figure 5-5".into(),
             kind: Kind::Locate,
             tags: vec!["figure".into()],
@@ -525,6 +690,86 @@ mod tests {
         let cjk: String = "図".repeat(201);
         let r = score(&[72], &[figure(72, &cjk)]);
         assert_eq!(r.figure_summaries_at_3[0], "図".repeat(200));
+    }
+
+    fn ranking(pages: &[u32], matches: &[Match]) -> [f64; 4] {
+        let r = score(pages, matches);
+        Ranking::ALL.map(|m| r.ranking(m).unwrap())
+    }
+
+    #[test]
+    fn each_expected_page_is_ranked_where_a_match_first_covers_it() {
+        let r = score(
+            &[72, 40, 72, 9],
+            &[no_page(), text(70, 73), text(40, 40), text(72, 72)],
+        );
+        assert_eq!(
+            r.expected_page_ranks,
+            vec![2, 3, 0],
+            "72 once, at the first match covering it; 9 never covered"
+        );
+    }
+
+    #[test]
+    fn ndcg_and_recall_follow_the_binary_gain_definition() {
+        // One expected page at rank 3: DCG 1/log2(4) = 0.5 over an ideal of 1.
+        assert_eq!(
+            ranking(&[7], &[text(1, 1), text(2, 2), text(7, 7)]),
+            [0.5, 0.5, 1.0, 1.0]
+        );
+        // At rank 7: outside the first 5, inside the first 10 (1/log2(8) = 1/3).
+        let mut ms: Vec<Match> = (1..=6).map(|p| text(p, p)).collect();
+        ms.push(text(70, 70));
+        let [n5, n10, r5, r10] = ranking(&[70], &ms);
+        assert_eq!((n5, r5, r10), (0.0, 0.0, 1.0));
+        assert!((n10 - 1.0 / 3.0).abs() < 1e-15, "{n10}");
+        // Two expected pages, one at rank 1 and one at rank 2: the ideal, 1.
+        assert_eq!(ranking(&[3, 4], &[text(3, 3), text(4, 4)]), [1.0; 4]);
+        // Two expected pages, only one found at rank 2: (1/log2 3) / (1 + 1/log2 3).
+        let [n5, _, r5, _] = ranking(&[3, 4], &[text(1, 1), text(4, 4)]);
+        let d2 = 1.0 / 3f64.log2();
+        assert!((n5 - d2 / (1.0 + d2)).abs() < 1e-15, "{n5}");
+        assert_eq!(r5, 0.5);
+    }
+
+    #[test]
+    fn a_span_covering_several_expected_pages_counts_each_at_its_rank_capped_at_1() {
+        // Both pages at rank 1: DCG 2 against the ideal 1 + 1/log2 3, capped at 1.
+        assert_eq!(ranking(&[3, 4], &[text(3, 4)]), [1.0; 4]);
+        // Both at rank 2: 2/log2 3 over the same ideal.
+        let [n5, ..] = ranking(&[3, 4], &[text(1, 1), text(2, 5)]);
+        let d2 = 1.0 / 3f64.log2();
+        assert!((n5 - 2.0 * d2 / (1.0 + d2)).abs() < 1e-15, "{n5}");
+    }
+
+    #[test]
+    fn the_ideal_is_capped_at_the_depth() {
+        // Seven expected pages, the first five matches each on one: the ideal at 5 is reached.
+        let pages: Vec<u32> = (1..=7).collect();
+        let ms: Vec<Match> = (1..=5).map(|p| text(p, p)).collect();
+        let [n5, n10, r5, r10] = ranking(&pages, &ms);
+        assert_eq!((n5, r5, r10), (1.0, 5.0 / 7.0, 5.0 / 7.0));
+        assert!(n10 < 1.0, "{n10}");
+    }
+
+    #[test]
+    fn the_discounts_are_the_nearest_doubles_to_one_over_log2_of_rank_plus_one() {
+        for (i, d) in DISCOUNT.iter().enumerate() {
+            let exact = 1.0 / ((i + 2) as f64).log2();
+            assert!(
+                (d - exact).abs() <= f64::EPSILON,
+                "rank {}: {d} {exact}",
+                i + 1
+            );
+        }
+        assert_eq!(
+            Ranking::ALL.map(Ranking::name),
+            ["ndcg_at_5", "ndcg_at_10", "recall_at_5", "recall_at_10"]
+        );
+        for m in Ranking::ALL {
+            assert_eq!(m.ci_name(), format!("{}_ci", m.name()));
+            assert!(m.name().ends_with(&m.depth().to_string()));
+        }
     }
 
     #[test]

@@ -350,6 +350,7 @@ mod tests {
                 },
                 records: vec![],
                 unscored: vec!["é?".into()],
+                hits_without_page: None,
             },
             RunInfo::default(),
         )

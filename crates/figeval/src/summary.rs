@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::decimal::round4;
-use crate::score::{ItemRecord, Metric, PerMetric};
+use crate::score::{ItemRecord, Metric, PerMetric, Ranking};
 use crate::stats::{percentile_bootstrap_mean, wilson, Interval};
 
 /// Rates, hit counts and MRR over a set of items, each with its 95% interval.
@@ -27,31 +27,114 @@ pub struct Summary {
     pub page_mrr: f64,
     /// The bootstrap interval of `page_mrr`, rounded; `None` when `n` is 0.
     pub page_mrr_ci: Option<Interval>,
+    /// Per ranking metric, in [`Ranking::ALL`] order: the mean over the items, rounded, with
+    /// its bootstrap interval; `None` when not stated (see [`Summary::at_depth`]).
+    ranking: [Option<(f64, Option<Interval>)>; 4],
+    /// Why ranking metrics are `None`, one of [`RANKING_NOTES`]; `None` when all are stated.
+    pub ranking_note: Option<&'static str>,
 }
 
+/// The summary's `ranking_note`: why its ranking metrics are `null` (contract §4.1). Fixed
+/// texts, so that a report read back states the same one.
+pub const RANKING_NOTES: [&str; 4] = [
+    "ndcg_at_10 and recall_at_10 are null: top_k is below 10, and a metric at k is never \
+     computed on fewer than k matches",
+    "every ranking metric is null: top_k is below 5, and a metric at k is never computed on \
+     fewer than k matches",
+    "every ranking metric is null: top_k is unknown (the responses do not all record one \
+     request), so it cannot be told whether 5 or 10 matches were asked for",
+    "every ranking metric is null: the per-item records have no expected_page_ranks (written \
+     before the ranking metrics)",
+];
+
 impl Summary {
-    /// Summarizes the records, in dataset order.
+    /// Summarizes the records, in dataset order, with every ranking metric computed (as when
+    /// the deployment was asked for at least 10 matches).
     pub fn of<'a>(records: impl IntoIterator<Item = &'a ItemRecord>) -> Summary {
+        Summary::at_depth(records, Some(u32::MAX))
+    }
+
+    /// Summarizes the records of a run that asked for `top_k` matches (`None`: unknown).
+    ///
+    /// A ranking metric is stated only when `top_k` is known and at least its depth, and every
+    /// record has its `expected_page_ranks`: never computed on fewer matches than it looks at.
+    pub fn at_depth<'a>(
+        records: impl IntoIterator<Item = &'a ItemRecord>,
+        top_k: Option<u32>,
+    ) -> Summary {
+        // Collected first, so that the summary's code is compiled once, not once per iterator
+        // type a caller passes (each would weigh about 2 KB in the browser bundle).
+        let records: Vec<&ItemRecord> = records.into_iter().collect();
+        Summary::of_records(&records, top_k)
+    }
+
+    /// [`Summary::at_depth`] of collected records.
+    fn of_records(records: &[&ItemRecord], top_k: Option<u32>) -> Summary {
         let mut n = 0u64;
         let mut hits = PerMetric::<u64>::default();
-        let mut rr_sum = 0.0f64;
-        let mut reciprocal_ranks = Vec::new();
+        // The items' values of page_mrr, then of each ranking metric (not stated once a record
+        // has no ranks).
+        let mut values: [Vec<f64>; 5] = Default::default();
+        let mut stated = [true; 5];
         for r in records {
             n += 1;
             for m in Metric::ALL {
                 hits[m] += u64::from(r.hit(m));
             }
-            rr_sum += r.reciprocal_rank();
-            reciprocal_ranks.push(r.reciprocal_rank());
+            values[0].push(r.reciprocal_rank());
+            match r.rankings() {
+                Some(xs) => {
+                    for i in 0..4 {
+                        values[1 + i].push(xs[i]);
+                    }
+                }
+                None => stated = [true, false, false, false, false],
+            }
         }
         let rate = |x: f64| if n == 0 { 0.0 } else { round4(x / n as f64) };
+        let mut means = [None; 5];
+        for (i, cell) in means.iter_mut().enumerate() {
+            let deep_enough = i == 0 || top_k.unwrap_or(0) >= Ranking::ALL[i - 1].depth();
+            if stated[i] && deep_enough {
+                let xs = &values[i];
+                // Summed in dataset order.
+                let sum = xs.iter().fold(0.0, |a, x| a + x);
+                *cell = Some((
+                    rate(sum),
+                    percentile_bootstrap_mean(xs).map(Interval::rounded),
+                ));
+            }
+        }
+        let depth = top_k.unwrap_or(0);
+        let ranking_note = match () {
+            _ if !stated[1] => Some(RANKING_NOTES[3]),
+            _ if top_k.is_none() => Some(RANKING_NOTES[2]),
+            _ if depth < 5 => Some(RANKING_NOTES[1]),
+            _ if depth < 10 => Some(RANKING_NOTES[0]),
+            _ => None,
+        };
+        let [mrr, ranking @ ..] = means;
+        let (page_mrr, page_mrr_ci) = mrr.unwrap_or_default();
         Summary {
             n,
             rates: hits.map(|_, &h| rate(h as f64)),
             hits,
-            page_mrr: rate(rr_sum),
-            page_mrr_ci: percentile_bootstrap_mean(&reciprocal_ranks).map(Interval::rounded),
+            page_mrr,
+            page_mrr_ci,
+            ranking,
+            ranking_note,
         }
+    }
+
+    /// The mean of a ranking metric, rounded; `None` when the summary does not state it.
+    pub fn ranking(&self, metric: Ranking) -> Option<f64> {
+        self.ranking[metric as usize].map(|(x, _)| x)
+    }
+
+    /// The bootstrap interval of a ranking metric's mean, rounded; `None` when the summary
+    /// does not state the metric or `n` is 0.
+    pub fn ranking_ci(&self, metric: Ranking) -> Option<Interval> {
+        self.ranking[metric as usize].and_then(|(_, ci)| ci)
     }
 
     /// The 95% Wilson score interval of `metric`'s rate, rounded; `None` when `n` is 0.
@@ -80,6 +163,11 @@ impl Summary {
         }
         map.insert("page_mrr".into(), self.page_mrr.into());
         map.insert("page_mrr_ci".into(), interval_value(self.page_mrr_ci));
+        for m in Ranking::ALL {
+            map.insert(m.name().into(), self.ranking(m).into());
+            map.insert(m.ci_name().into(), interval_value(self.ranking_ci(m)));
+        }
+        map.insert("ranking_note".into(), self.ranking_note.into());
         map
     }
 
@@ -102,12 +190,27 @@ impl Summary {
             hits[m] = count(m.hits_name())?;
             rates[m] = rate(m.name())?;
         }
+        // A ranking metric may be absent (a report from before them) or null (not stated); its
+        // interval is read only with it.
+        let mut ranking = [None; 4];
+        for m in Ranking::ALL {
+            if map.get(m.name()).is_some_and(|v| !v.is_null()) {
+                let ci = stated_interval(map, m.ci_name())?.flatten();
+                ranking[m as usize] = Some((rate(m.name())?, ci));
+            }
+        }
         let summary = Summary {
             n: count("n")?,
             hits,
             rates,
             page_mrr: rate("page_mrr")?,
             page_mrr_ci: stated_interval(map, "page_mrr_ci")?.flatten(),
+            ranking,
+            // Read back only as one of the fixed texts.
+            ranking_note: map
+                .get("ranking_note")
+                .and_then(Value::as_str)
+                .and_then(|s| RANKING_NOTES.into_iter().find(|n| *n == s)),
         };
         // A rate's interval follows from its hits and n, so a stated one must be that one.
         for m in Metric::ALL {
@@ -187,12 +290,15 @@ mod tests {
             group: Group::Locate,
             tags: vec![],
             expected_pages: vec![1],
+            #[cfg(feature = "files")]
+            expected_locations: vec![],
             matches_returned: 5,
             page_hit_at_3: hits[0],
             page_hit_at_5: hits[1],
             precise_page_hit_at_3: hits[2],
             figure_chunk_at_3: hits[3],
             first_hit_rank: rank,
+            expected_page_ranks: vec![rank.unwrap_or(0)],
             top: vec![],
             figure_summaries_at_3: vec![],
         }
@@ -256,7 +362,16 @@ mod tests {
                 "figure_chunk_at_3_hits",
                 "figure_chunk_at_3_ci",
                 "page_mrr",
-                "page_mrr_ci"
+                "page_mrr_ci",
+                "ndcg_at_5",
+                "ndcg_at_5_ci",
+                "ndcg_at_10",
+                "ndcg_at_10_ci",
+                "recall_at_5",
+                "recall_at_5_ci",
+                "recall_at_10",
+                "recall_at_10_ci",
+                "ranking_note"
             ]
         );
         assert_eq!(serde_json::from_value::<Summary>(v).unwrap(), s);
@@ -306,6 +421,92 @@ mod tests {
         assert_eq!((old.n, old.page_mrr, old.page_mrr_ci), (1, 0.5, None));
         assert_eq!(old.rate(Metric::PageHitAt3), s.rate(Metric::PageHitAt3));
         assert_eq!(old.ci(Metric::PageHitAt3), s.ci(Metric::PageHitAt3));
+    }
+
+    #[test]
+    fn ranking_metrics_are_means_with_bootstrap_intervals_and_null_below_their_depth() {
+        let rs: Vec<_> = (0..20)
+            .map(|i| record([false; 4], [Some(1), Some(3), Some(7), None][i % 4]))
+            .collect();
+        let s = Summary::of(&rs);
+        // Recall@5: ranks 1 and 3 of every four; nDCG@5: (1 + 0.5) / 4.
+        assert_eq!(s.ranking(Ranking::RecallAt5), Some(0.5));
+        assert_eq!(s.ranking(Ranking::RecallAt10), Some(0.75));
+        assert_eq!(s.ranking(Ranking::NdcgAt5), Some(0.375));
+        let ci = s.ranking_ci(Ranking::RecallAt5).unwrap();
+        assert!(ci.lo < 0.5 && 0.5 < ci.hi && ci == ci.rounded(), "{ci:?}");
+        // The same bootstrap as page_mrr_ci, over the items' values.
+        let values: Vec<f64> = rs
+            .iter()
+            .map(|r| r.ranking(Ranking::NdcgAt10).unwrap())
+            .collect();
+        assert_eq!(
+            s.ranking_ci(Ranking::NdcgAt10),
+            percentile_bootstrap_mean(&values).map(Interval::rounded)
+        );
+        let five = Summary::at_depth(&rs, Some(5));
+        assert_eq!(five.ranking(Ranking::NdcgAt5), s.ranking(Ranking::NdcgAt5));
+        assert_eq!(
+            five.ranking_ci(Ranking::NdcgAt5),
+            s.ranking_ci(Ranking::NdcgAt5)
+        );
+        assert_eq!(
+            (
+                five.ranking(Ranking::NdcgAt10),
+                five.ranking_ci(Ranking::NdcgAt10)
+            ),
+            (None, None)
+        );
+        assert_eq!(five.ranking(Ranking::RecallAt10), None);
+        assert_eq!(five.ranking_note, Some(RANKING_NOTES[0]));
+        assert_eq!(s.ranking_note, None);
+        assert_eq!(
+            Summary::at_depth(&rs, Some(4)).ranking_note,
+            Some(RANKING_NOTES[1])
+        );
+        assert_eq!(
+            Summary::at_depth(&rs, Some(4)).ranking(Ranking::NdcgAt5),
+            None
+        );
+        let v = serde_json::to_value(&five).unwrap();
+        assert!(v["ndcg_at_10"].is_null() && v["recall_at_10_ci"].is_null());
+        assert_eq!(serde_json::from_value::<Summary>(v).unwrap(), five);
+        let unknown = Summary::at_depth(&rs, None);
+        assert!(Ranking::ALL.iter().all(|&m| unknown.ranking(m).is_none()));
+        assert_eq!(unknown.ranking_note, Some(RANKING_NOTES[2]));
+    }
+
+    #[test]
+    fn records_without_ranks_state_no_ranking_metric() {
+        let mut old = record([true; 4], Some(1));
+        old.expected_page_ranks = vec![];
+        let s = Summary::of(&[record([true; 4], Some(1)), old]);
+        assert!(Ranking::ALL.iter().all(|&m| s.ranking(m).is_none()));
+        assert_eq!(s.ranking_note, Some(RANKING_NOTES[3]));
+        assert_eq!(s.page_mrr, 1.0);
+    }
+
+    #[test]
+    fn a_summary_without_ranking_keys_reads_as_stating_none() {
+        let s = Summary::of(&[record([true, true, false, false], Some(2))]);
+        let mut v = serde_json::to_value(&s).unwrap();
+        let map = v.as_object_mut().unwrap();
+        map.retain(|k, _| !k.starts_with("ndcg") && !k.starts_with("recall"));
+        let old = Summary::from_map(map).unwrap();
+        assert!(Ranking::ALL.iter().all(|&m| old.ranking(m).is_none()));
+        map.insert("ndcg_at_5".into(), 1.5.into());
+        let e = Summary::from_map(map).unwrap_err();
+        assert!(
+            e.contains("`ndcg_at_5` is missing or not a rate in 0..=1"),
+            "{e}"
+        );
+        map.insert("ndcg_at_5".into(), 0.5.into());
+        map.insert("ndcg_at_5_ci".into(), serde_json::json!([0.6, 2.0]));
+        let e = Summary::from_map(map).unwrap_err();
+        assert!(
+            e.contains("`ndcg_at_5_ci` is not null or an interval"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! - Query ids are `q1…qN` in dataset order ([`query_id`]); [`queries_jsonl`] maps them back to
 //!   the questions (TREC files have no place for the text).
-//! - Document ids are `p<page>` ([`doc_id`]).
+//! - Document ids are `p<page>` ([`doc_id`]); a dataset of several files names the file too,
+//!   `PATH#p<page>` ([`files`], behind the `files` feature).
 //! - The run ([`page_run`], [`run_lines`]) lists each distinct page once, at the rank of the
 //!   first match that cites it, with score `1/rank`. Pages cited by one match share its rank
 //!   and score; a match that cites no page adds nothing.
@@ -18,6 +19,9 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+
+#[cfg(feature = "files")]
+pub mod files;
 
 use crate::capture::{CaptureErrors, CaptureReader, Pairing};
 use crate::dataset::Dataset;
@@ -182,6 +186,21 @@ pub enum ExportError {
         /// The match.
         wide: SpanTooWide,
     },
+    /// An item's location spans more pages than a qrels file lists one by one
+    /// ([`MAX_LISTED_SPAN`]).
+    #[cfg(feature = "files")]
+    LocationTooWide {
+        /// The item's 0-based index in dataset order.
+        index: usize,
+        /// Its question.
+        question: String,
+        /// The location's path.
+        path: String,
+        /// Its first page.
+        start: u32,
+        /// Its last page.
+        end: u32,
+    },
 }
 
 impl std::fmt::Display for ExportError {
@@ -195,6 +214,20 @@ impl std::fmt::Display for ExportError {
             } => write!(
                 f,
                 "item {} ({}, {question:?}): {wide}",
+                index + 1,
+                query_id(*index)
+            ),
+            #[cfg(feature = "files")]
+            ExportError::LocationTooWide {
+                index,
+                question,
+                path,
+                start,
+                end,
+            } => write!(
+                f,
+                "item {} ({}, {question:?}): the location {path:?} covers pages {start}–{end}, \
+                 over the {MAX_LISTED_SPAN} pages a qrels file lists one by one",
                 index + 1,
                 query_id(*index)
             ),

@@ -45,8 +45,21 @@ fn row(rank: u32, chunk_id: &str, pages: (u32, u32), kind: Option<&str>, on: boo
 
 #[test]
 fn a_deployment_shaped_capture_scores_item_by_item_as_the_seed_scorer_does() {
-    let records = records();
+    let mut records = records();
     assert_eq!(records.len(), 3);
+    // The seed's scorer has no ranking metrics, so its records have no `expected_page_ranks`
+    // (contract §12, 13.): checked here on its own, then left out of the key-by-key
+    // comparison. Each item's one expected page is first covered at its first_hit_rank.
+    let ranks: Vec<Value> = records
+        .iter_mut()
+        .map(|r| {
+            r.as_object_mut()
+                .unwrap()
+                .remove("expected_page_ranks")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ranks, [json!([1]), json!([4]), json!([1])]);
 
     // A figure chunk on the page at rank 1 with an empty summary: a figure hit, but its "" is
     // no summary; the text chunk at rank 2 has no chunk_kind and reads as null.

@@ -19,6 +19,7 @@ fn scored(records: Vec<ItemRecord>, top_k: Option<u32>) -> Scored {
         },
         records,
         unscored: vec![],
+        hits_without_page: None,
     }
 }
 
@@ -43,6 +44,7 @@ fn a_match() -> impl Strategy<Value = Match> {
             chunk_kind: kind,
             figure_summary: summary,
             content: None,
+            file_path: None,
         })
 }
 
@@ -58,6 +60,7 @@ fn an_item() -> impl Strategy<Value = Item> {
                 .into_iter()
                 .map(|p| Page::new(p.into()).unwrap())
                 .collect(),
+            expected_locations: Vec::new(),
             figure_ref: "Figure 1".into(),
             kind,
             tags: if prose { vec!["prose".into()] } else { vec![] },

@@ -90,11 +90,14 @@ pub enum ExtractError {
     /// The PDF has no pages.
     #[error("{0} has no pages")]
     NoPages(PathBuf),
-    /// `pdftotext` did not produce one form feed per page, so pages cannot be numbered.
+    /// `pdftotext` did not produce one form feed per page, so pages cannot be numbered: the
+    /// PDF's page count (its page tree's `/Count`) says more pages than it has, or less.
     #[error(
-        "`pdftotext -f {first} -l {last}` produced {found} pages but pdfinfo says the range has {expected}; page numbers would be wrong"
+        "{pdf} has a damaged page count: `pdftotext -f {first} -l {last}` found {found} of the {expected} pages pdfinfo counts there; page numbers would be wrong"
     )]
     PageCountMismatch {
+        /// The PDF.
+        pdf: PathBuf,
         /// First page of the range (1-based).
         first: u32,
         /// Last page of the range (1-based, inclusive).
@@ -117,10 +120,23 @@ pub fn extract_pages(pdf: &Path) -> Result<Vec<String>, ExtractError> {
     if !pdf.is_file() {
         return Err(ExtractError::PdfMissing(pdf.to_path_buf()));
     }
-    std::fs::File::open(pdf).map_err(|source| ExtractError::Unreadable {
+    let file = std::fs::File::open(pdf).map_err(|source| ExtractError::Unreadable {
         pdf: pdf.to_path_buf(),
         source,
     })?;
+    let size = file
+        .metadata()
+        .map_err(|source| ExtractError::Unreadable {
+            pdf: pdf.to_path_buf(),
+            source,
+        })?
+        .len();
+    if size == 0 {
+        return Err(ExtractError::NotPdf {
+            pdf: pdf.to_path_buf(),
+            detail: "the file is empty (0 bytes)".into(),
+        });
+    }
     let page_count = pdf_page_count(pdf)?;
     if page_count == 0 {
         return Err(ExtractError::NoPages(pdf.to_path_buf()));
@@ -677,6 +693,7 @@ fn extract_range(pdf: &Path, first: u32, last: u32) -> Result<Vec<String>, Extra
     let expected = last - first + 1;
     if pages.len() != expected as usize || !text.ends_with('\u{c}') {
         return Err(ExtractError::PageCountMismatch {
+            pdf: pdf.to_path_buf(),
             first,
             last,
             expected,
@@ -695,17 +712,13 @@ fn run_tool(tool: &'static str, command: &mut Command, pdf: &Path) -> Result<Str
         if stderr.contains("Incorrect password") {
             return Err(ExtractError::Encrypted(pdf.to_path_buf()));
         }
+        if tool == "pdfinfo" && stderr.contains("Invalid page count 0") {
+            return Err(ExtractError::NoPages(pdf.to_path_buf()));
+        }
         if tool == "pdfinfo" && stderr.contains("Syntax Error") {
             return Err(ExtractError::NotPdf {
                 pdf: pdf.to_path_buf(),
-                detail: stderr
-                    .lines()
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-                    .chars()
-                    .take(300)
-                    .collect(),
+                detail: poppler_complaint(&stderr),
             });
         }
         return Err(ExtractError::ToolFailed {
@@ -716,6 +729,28 @@ fn run_tool(tool: &'static str, command: &mut Command, pdf: &Path) -> Result<Str
         });
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// What poppler said about a PDF it could not open, for a message: its first two distinct
+/// lines (poppler repeats itself), without the `Command Line Error` that follows from them
+/// (`Wrong page range given`), at most 300 characters, and why that usually happens.
+fn poppler_complaint(stderr: &str) -> String {
+    let mut lines: Vec<&str> = Vec::new();
+    for line in stderr.lines().map(str::trim) {
+        if !line.is_empty() && !line.starts_with("Command Line Error") && !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    let mut said: String = lines[..lines.len().min(2)]
+        .join("; ")
+        .chars()
+        .take(300)
+        .collect();
+    let damaged = said.contains("trailer dictionary") || said.contains("xref table");
+    if damaged && !said.contains("May not be a PDF") {
+        said.push_str(" (the file is cut short or damaged)");
+    }
+    said
 }
 
 #[cfg(test)]
@@ -783,6 +818,32 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(matches!(err, ExtractError::NotPdf { .. }), "{err:?}");
         assert!(err.to_string().contains("is not a readable PDF"), "{err}");
+    }
+
+    #[test]
+    fn poppler_complaints_are_quoted_once_without_what_follows_from_them() {
+        let truncated = "Syntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't read xref table\n";
+        assert_eq!(
+            poppler_complaint(truncated),
+            "Syntax Error: Couldn't find trailer dictionary; Syntax Error: Couldn't read xref table (the file is cut short or damaged)"
+        );
+        let lying = "Syntax Error: Page count (1000000) larger than number of objects (8)\nCommand Line Error: Wrong page range given: the first page (1) can not be after the last page (0).\n";
+        assert_eq!(
+            poppler_complaint(lying),
+            "Syntax Error: Page count (1000000) larger than number of objects (8)"
+        );
+        let text = "Syntax Warning: May not be a PDF file (continuing anyway)\nSyntax Error: Couldn't find trailer dictionary\n";
+        assert!(!poppler_complaint(text).contains("cut short"));
+    }
+
+    #[test]
+    fn an_empty_file_is_not_a_pdf() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("empty.pdf");
+        std::fs::write(&path, "").unwrap();
+        let err = extract_pages(&path).unwrap_err();
+        assert!(matches!(err, ExtractError::NotPdf { .. }), "{err:?}");
+        assert!(err.to_string().contains("the file is empty"), "{err}");
     }
 
     #[test]

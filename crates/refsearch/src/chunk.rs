@@ -70,10 +70,14 @@ impl Chunk {
         }
     }
 
-    /// The match's `metadata` object.
+    /// The match's `metadata` object: a figure's `chunk_kind`, `figure_ref`, `caption` and
+    /// `figure`; a section chunk's `section`. A text chunk carries no `chunk_kind`, as a Ragweld
+    /// deployment's do not.
     pub fn metadata(&self) -> Value {
         let mut meta = Map::new();
-        meta.insert("chunk_kind".into(), self.kind_name().into());
+        if let ChunkKind::Figure(_) = self.kind {
+            meta.insert("chunk_kind".into(), self.kind_name().into());
+        }
         match &self.kind {
             ChunkKind::Text { section } => {
                 if let Some(section) = section {

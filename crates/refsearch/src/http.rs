@@ -88,7 +88,13 @@ pub struct Match {
     pub content: String,
     /// BM25 score.
     pub score: f32,
-    /// `chunk_kind`, and for figures `figure_ref`, `caption`, `figure {kind, summary}`.
+    /// The served PDF's file name.
+    pub file_path: String,
+    /// Which retriever found the match: always `sparse` (BM25), as Ragweld names its sparse
+    /// retriever's matches.
+    pub source: &'static str,
+    /// For figures `chunk_kind: "figure"`, `figure_ref`, `caption`, `figure {kind, summary}`;
+    /// for section chunks `section`. Text chunks carry no `chunk_kind`, as Ragweld's do not.
     pub metadata: serde_json::Value,
     /// Where the chunk is in the PDF.
     pub provenance: Provenance,
@@ -97,7 +103,8 @@ pub struct Match {
 /// The pages a match cites.
 #[derive(Debug, Serialize)]
 pub struct Provenance {
-    /// Always `pdftotext`.
+    /// Always `direct`: text read from the PDF (its text layer, or OCR where it has none), as
+    /// Ragweld names text it did not get from a vision model.
     pub extraction: &'static str,
     /// First cited page (1-based, physical).
     pub page_start: u32,
@@ -107,13 +114,20 @@ pub struct Provenance {
     pub regions: Vec<Region>,
 }
 
-/// A rectangle on a page, in page-relative coordinates `[x0, y0, x1, y1]`.
+/// A rectangle on a page, in page-relative coordinates (0 to 1 from the top left), as Ragweld
+/// states regions.
 #[derive(Debug, Serialize)]
 pub struct Region {
     /// The page (1-based).
     pub page: u32,
-    /// Always the whole page, `[0, 0, 1, 1]`: pdftotext gives no positions.
-    pub bbox: [f32; 4],
+    /// Left edge: always 0 (the whole page: pdftotext gives no positions).
+    pub left: f32,
+    /// Top edge: always 0.
+    pub top: f32,
+    /// Right edge: always 1.
+    pub right: f32,
+    /// Bottom edge: always 1.
+    pub bottom: f32,
 }
 
 /// The body of `GET /api/health`.
@@ -348,15 +362,20 @@ async fn search(
                 chunk_id: chunk.id.clone(),
                 content: display_text(&chunk.content),
                 score: hit.score,
+                file_path: corpus.file_of(hit.chunk).to_string(),
+                source: "sparse",
                 metadata: chunk.metadata(),
                 provenance: Provenance {
-                    extraction: "pdftotext",
+                    extraction: "direct",
                     page_start: chunk.page_start,
                     page_end: chunk.page_end,
                     regions: (chunk.page_start..=chunk.page_end)
                         .map(|page| Region {
                             page,
-                            bbox: [0.0, 0.0, 1.0, 1.0],
+                            left: 0.0,
+                            top: 0.0,
+                            right: 1.0,
+                            bottom: 1.0,
                         })
                         .collect(),
                 },

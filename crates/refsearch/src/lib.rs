@@ -58,6 +58,14 @@ pub enum Error {
     /// The PDF has no text to index.
     #[error("the PDF has no extractable text on any of its {0} pages")]
     NoText(usize),
+    /// The PDF `refsearch` was started with has no text to index.
+    #[error("{pdf} has no text on any of its {pages} pages, in its text layer or by OCR: nothing to index")]
+    PdfWithoutText {
+        /// The PDF.
+        pdf: PathBuf,
+        /// Its page count.
+        pages: usize,
+    },
     /// Options that do not go together.
     #[error("{0}")]
     Usage(String),
@@ -69,6 +77,22 @@ pub enum Error {
         /// The operating system's error.
         source: std::io::Error,
     },
+}
+
+impl Error {
+    /// The exit status `refsearch` ends with on this error: 2 for bad input (the PDF, the
+    /// figure notes, options that do not go together), 1 for the rest (the index, the listen
+    /// address).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Extract(_)
+            | Error::Notes(_)
+            | Error::NoText(_)
+            | Error::PdfWithoutText { .. }
+            | Error::Usage(_) => 2,
+            Error::Index(_) | Error::Listen { .. } => 1,
+        }
+    }
 }
 
 /// How to build a [`Corpus`] from page text.
@@ -102,6 +126,10 @@ pub struct Corpus {
     pub figure_count: usize,
     /// BM25 index over `chunks`.
     pub index: SearchIndex,
+    /// The served PDFs' file names, each with the index of its first chunk, in `--pdf` order:
+    /// every match states its chunk's file name as `file_path` (as a Ragweld deployment states
+    /// the path of the file a chunk came from). Empty until [`run`] or [`Corpus::merge`] sets it.
+    pub files: Vec<(String, usize)>,
 }
 
 impl Corpus {
@@ -140,7 +168,53 @@ impl Corpus {
             chunks,
             figure_count,
             index,
+            files: Vec::new(),
         })
+    }
+
+    /// The file name of chunk `chunk` (`""` before [`run`] names the files).
+    pub fn file_of(&self, chunk: usize) -> &str {
+        self.files
+            .iter()
+            .rev()
+            .find(|(_, first)| *first <= chunk)
+            .map_or("", |(name, _)| name.as_str())
+    }
+
+    /// One corpus of several PDFs' corpora, each with its file name, in order: their chunks
+    /// one after the other, each id prefixed with its file name and `#` (`part2.pdf#p0003`),
+    /// and one index over them all. One PDF keeps its chunk ids as they are.
+    pub fn merge(parts: Vec<(String, Corpus)>) -> Result<Corpus, Error> {
+        let several = parts.len() > 1;
+        let mut parts = parts.into_iter();
+        let (name, mut corpus) = parts
+            .next()
+            .ok_or_else(|| Error::Usage("no PDF to index".into()))?;
+        if several {
+            for c in &mut corpus.chunks {
+                c.id = format!("{name}#{}", c.id);
+            }
+        }
+        corpus.files = vec![(name, 0)];
+        for (name, part) in parts {
+            if corpus.files.iter().any(|(n, _)| *n == name) {
+                return Err(Error::Usage(format!(
+                    "two PDFs are named {name}: matches name their file by its name, so each \
+                     --pdf must have a name of its own"
+                )));
+            }
+            corpus.files.push((name.clone(), corpus.chunks.len()));
+            corpus.page_count += part.page_count;
+            corpus.figure_count += part.figure_count;
+            corpus.chunks.extend(part.chunks.into_iter().map(|mut c| {
+                c.id = format!("{name}#{}", c.id);
+                c
+            }));
+        }
+        if several {
+            corpus.index = SearchIndex::build(&corpus.chunks)?;
+        }
+        Ok(corpus)
     }
 }
 
@@ -158,12 +232,12 @@ pub enum Toggle {
 #[command(
     name = "refsearch",
     version,
-    about = "Reference search deployment: BM25 over one PDF, page-cited, figure-aware"
+    about = "Reference search deployment: BM25 over one PDF or several, page-cited, figure-aware"
 )]
 pub struct Args {
-    /// The PDF to index.
-    #[arg(long)]
-    pub pdf: PathBuf,
+    /// The PDF to index; repeated for a corpus of several files (each match names its file).
+    #[arg(long, required = true)]
+    pub pdf: Vec<PathBuf>,
     /// The corpus id searches must send as `repo_id`.
     #[arg(long, value_parser = non_empty)]
     pub corpus_id: String,
@@ -244,43 +318,30 @@ pub async fn run(args: Args) -> Result<(), Error> {
         Some(path) => figures::load_notes(path)?,
         None => Vec::new(),
     };
-    let pdf = args.pdf.clone();
-    let read = args.read_options();
-    let doc = tokio::task::spawn_blocking(move || extract::read_pages(&pdf, &read))
-        .await
-        .map_err(|err| Error::Usage(format!("text extraction stopped: {err}")))??;
-    let unreadable = doc.unreadable();
-    if doc.ocr_pages() > 0 || !unreadable.is_empty() {
-        eprintln!(
-            "refsearch: {} of {} pages read by OCR ({} from the cache), {} unreadable{}",
-            doc.ocr_pages(),
-            doc.pages.len(),
-            doc.ocr_pages() - doc.ocr_runs(),
-            unreadable.len(),
-            unreadable
-                .first()
-                .map(|(page, why)| format!(" (page {page}: {why})"))
-                .unwrap_or_default()
-        );
+    if args.pdf.len() > 1 && args.figure_notes.is_some() {
+        return Err(Error::Usage(
+            "--figure-notes describes the figures of one PDF: give one --pdf with it".into(),
+        ));
     }
-    if let Some(warning) = &doc.cache_warning {
-        eprintln!("refsearch: {warning}");
-    }
-    let pages: Vec<String> = doc.pages.into_iter().map(|p| p.text).collect();
     let options = CorpusOptions {
         corpus_id: args.corpus_id.clone(),
         chunking: args.chunking,
         figures: args.figures == Toggle::On,
         notes,
     };
-    let corpus = Corpus::build(&pages, &options)?;
+    let mut parts = Vec::with_capacity(args.pdf.len());
+    for pdf in &args.pdf {
+        parts.push((file_name(pdf), read_corpus(pdf, &args, &options).await?));
+    }
+    let corpus = Corpus::merge(parts)?;
+    let pdfs: Vec<String> = args.pdf.iter().map(|p| p.display().to_string()).collect();
     eprintln!(
         "refsearch: indexed {} pages, {} chunks ({} figures, chunking {}) from {} in {:.2}s",
         corpus.page_count,
         corpus.chunks.len(),
         corpus.figure_count,
         corpus.chunking.as_str(),
-        args.pdf.display(),
+        pdfs.join(", "),
         started.elapsed().as_secs_f64()
     );
     if let (Toggle::Off, Some(path)) = (args.figures, &args.figure_notes) {
@@ -307,6 +368,51 @@ pub async fn run(args: Args) -> Result<(), Error> {
             addr: addr.to_string(),
             source,
         })
+}
+
+/// The file name of `pdf`, which its matches state as `file_path`.
+fn file_name(pdf: &std::path::Path) -> String {
+    pdf.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// Reads one PDF's pages (printing what OCR did, as the startup lines say) and builds its
+/// corpus.
+async fn read_corpus(
+    pdf: &std::path::Path,
+    args: &Args,
+    options: &CorpusOptions,
+) -> Result<Corpus, Error> {
+    let path = pdf.to_path_buf();
+    let read = args.read_options();
+    let doc = tokio::task::spawn_blocking(move || extract::read_pages(&path, &read))
+        .await
+        .map_err(|err| Error::Usage(format!("text extraction stopped: {err}")))??;
+    let unreadable = doc.unreadable();
+    if doc.ocr_pages() > 0 || !unreadable.is_empty() {
+        eprintln!(
+            "refsearch: {} of {} pages read by OCR ({} from the cache), {} unreadable{}",
+            doc.ocr_pages(),
+            doc.pages.len(),
+            doc.ocr_pages() - doc.ocr_runs(),
+            unreadable.len(),
+            unreadable
+                .first()
+                .map(|(page, why)| format!(" (page {page}: {why})"))
+                .unwrap_or_default()
+        );
+    }
+    if let Some(warning) = &doc.cache_warning {
+        eprintln!("refsearch: {warning}");
+    }
+    let pages: Vec<String> = doc.pages.into_iter().map(|p| p.text).collect();
+    Corpus::build(&pages, options).map_err(|err| match err {
+        Error::NoText(pages) => Error::PdfWithoutText {
+            pdf: pdf.to_path_buf(),
+            pages,
+        },
+        other => other,
+    })
 }
 
 /// The startup line that says figure notes were checked but, with figures off, not used.
@@ -422,6 +528,62 @@ mod tests {
                 &["note 1 (Figure 1.1, page 4): the caption of Figure 1.1 is on page 3, not 4"]
             );
         }
+    }
+
+    #[test]
+    fn several_pdfs_merge_into_one_index_whose_chunks_name_their_file() {
+        let one = Corpus::build(&pages(), &options(true, vec![])).unwrap();
+        let other: Vec<String> = ["sparse matrix storage\n", "   Figure 2.1: A bar chart.\n"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let two = Corpus::build(&other, &options(true, vec![])).unwrap();
+        let corpus = Corpus::merge(vec![("a.pdf".into(), one), ("b.pdf".into(), two)]).unwrap();
+        let ids: Vec<&str> = corpus.chunks.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "a.pdf#p0001",
+                "a.pdf#p0003",
+                "a.pdf#fig-1.1",
+                "a.pdf#p0004",
+                "b.pdf#p0001",
+                "b.pdf#p0002",
+                "b.pdf#fig-2.1"
+            ]
+        );
+        assert_eq!((corpus.page_count, corpus.figure_count), (6, 2));
+        let files: Vec<&str> = (0..ids.len()).map(|i| corpus.file_of(i)).collect();
+        assert_eq!(files, [&["a.pdf"; 4][..], &["b.pdf"; 3][..]].concat());
+        // One index over both: a search finds the second file's chunks, which keep their own
+        // page numbers.
+        let hits = corpus.index.search("sparse matrix", 5).unwrap();
+        assert_eq!(hits.iter().map(|h| h.chunk).collect::<Vec<_>>(), [4]);
+        assert_eq!(
+            (corpus.file_of(4), corpus.chunks[4].page_start),
+            ("b.pdf", 1)
+        );
+    }
+
+    #[test]
+    fn one_pdf_keeps_its_chunk_ids_and_two_of_one_name_are_refused() {
+        let one = Corpus::build(&pages(), &options(true, vec![])).unwrap();
+        let corpus = Corpus::merge(vec![("a.pdf".into(), one)]).unwrap();
+        assert_eq!(corpus.chunks[0].id, "p0001");
+        assert_eq!(corpus.file_of(3), "a.pdf");
+        let parts = vec![
+            (
+                "a.pdf".into(),
+                Corpus::build(&pages(), &options(true, vec![])).unwrap(),
+            ),
+            (
+                "a.pdf".into(),
+                Corpus::build(&pages(), &options(true, vec![])).unwrap(),
+            ),
+        ];
+        let err = Corpus::merge(parts).unwrap_err().to_string();
+        assert!(err.contains("two PDFs are named a.pdf"), "{err}");
+        assert!(Corpus::merge(Vec::new()).is_err());
     }
 
     #[test]

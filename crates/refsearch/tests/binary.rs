@@ -149,8 +149,15 @@ async fn with_figures_off_the_figure_notes_are_checked_no_figure_chunk_is_built_
     assert!(
         matches
             .iter()
-            .all(|m| m["metadata"]["chunk_kind"] == "text"),
+            .all(|m| m["metadata"].get("chunk_kind").is_none()),
         "no figure chunk is served with figures off"
+    );
+    let pdf_name = pdf.file_name().map(|n| n.to_string_lossy().into_owned());
+    assert!(
+        matches
+            .iter()
+            .all(|m| m["file_path"].as_str() == pdf_name.as_deref()),
+        "every match names the served PDF's file"
     );
 }
 
@@ -159,8 +166,13 @@ async fn failed_startup(args: &[&str]) -> String {
         .await
         .expect("refsearch exits")
         .expect("run refsearch");
-    assert!(!output.status.success(), "startup should fail: {args:?}");
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "bad input exits 2: {args:?}\n{stderr}"
+    );
+    stderr
 }
 
 #[tokio::test]
@@ -217,7 +229,7 @@ async fn without_pdftotext_on_path_startup_says_to_install_poppler_utils() {
     .output()
     .await
     .expect("run refsearch");
-    assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("install poppler-utils"), "{stderr}");
 }

@@ -41,9 +41,12 @@ async fn with_figures_off_no_figure_chunk_is_indexed_or_returned() {
     assert_eq!(health["figures_enabled"], false);
     let matches = server.search("Simple use of the gplot command", 20).await;
     assert!(!matches.is_empty());
-    assert!(matches
-        .iter()
-        .all(|m| m["metadata"]["chunk_kind"] == "text"));
+    assert!(
+        matches
+            .iter()
+            .all(|m| m["metadata"].get("chunk_kind").is_none()),
+        "text chunks carry no chunk_kind, as Ragweld's do not"
+    );
     server.stop().await;
 }
 
@@ -150,13 +153,18 @@ async fn matches_follow_the_contract_shape_and_score_order() {
         assert!(m["chunk_id"].is_string());
         assert!(m["content"].as_str().unwrap().chars().count() <= 1500);
         let provenance = &m["provenance"];
-        assert_eq!(provenance["extraction"], "pdftotext");
+        assert_eq!(provenance["extraction"], "direct");
+        assert_eq!(m["source"], "sparse");
+        assert!(m["file_path"].is_string());
         let (start, end) = pages_of(m);
         let regions = provenance["regions"].as_array().unwrap();
         assert_eq!(regions.len() as u64, end - start + 1);
         assert_eq!(regions[0]["page"], start);
-        assert_eq!(regions[0]["bbox"], json!([0.0, 0.0, 1.0, 1.0]));
-        if m["metadata"]["chunk_kind"] == "text" {
+        assert_eq!(
+            regions[0],
+            json!({"page": start, "left": 0.0, "top": 0.0, "right": 1.0, "bottom": 1.0})
+        );
+        if m["metadata"]["chunk_kind"].is_null() {
             assert_eq!(m["chunk_id"], format!("p{start:04}"));
         }
     }
@@ -354,7 +362,7 @@ async fn section_chunks_span_pages_so_precise_and_plain_hits_differ() {
         .await;
     let wide = matches
         .iter()
-        .filter(|m| m["metadata"]["chunk_kind"] == "text")
+        .filter(|m| m["metadata"]["chunk_kind"].is_null())
         .find(|m| {
             let (start, end) = pages_of(m);
             end > start + 3

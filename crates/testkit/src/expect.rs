@@ -1,9 +1,12 @@
 //! Running a command and checking what it did, in one chain:
 //! `expect(cmd).exit(2).stderr_has("PDF not found").stdout_is_empty();`, or
 //! `let o = expect(cmd); o.exit(0);` and then `o.stdout()` for more. Every failed check shows
-//! the command, its exit status and both of its streams.
+//! the command, its exit status and both of its streams. [`expect_within`] is the same with a
+//! hang detector: a command still running at its time limit is killed and fails the test.
 
-use std::process::{Command, Output};
+use std::io::Read;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `command` to its end and returns what it did, to be checked.
 pub fn expect(command: &mut Command) -> Outcome {
@@ -13,6 +16,54 @@ pub fn expect(command: &mut Command) -> Outcome {
     Outcome {
         command: format!("{command:?}"),
         output,
+    }
+}
+
+/// Runs `command` like [`expect`], but kills it and fails, with what it printed so far, when it
+/// is still running after `limit`: a hang detector, so give it a bound generous enough for a
+/// loaded machine, not a timing.
+pub fn expect_within(command: &mut Command, limit: Duration) -> Outcome {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    let drain = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let _ = from.read_to_end(&mut all);
+            all
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout is piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("stderr is piped")));
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let (out, err) = (stdout.join(), stderr.join());
+                panic!(
+                    "still running after {} s, killed: {command:?}\n--- stderr ---\n{}\n--- stdout ---\n{}",
+                    limit.as_secs_f64(),
+                    String::from_utf8_lossy(&err.unwrap_or_default()),
+                    String::from_utf8_lossy(&out.unwrap_or_default())
+                );
+            }
+            Err(e) => panic!("cannot wait for {command:?}: {e}"),
+        }
+    };
+    Outcome {
+        command: format!("{command:?}"),
+        output: Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        },
     }
 }
 
@@ -127,6 +178,31 @@ mod tests {
             e.contains("exit status: 3") && e.contains("why it failed"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn within_its_limit_a_command_is_checked_like_expect() {
+        let o = expect_within(
+            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 2"]),
+            Duration::from_secs(60),
+        );
+        o.exit(2).stderr_has("err").stdout_has("out");
+    }
+
+    #[test]
+    fn a_command_past_its_limit_is_killed_and_fails() {
+        let started = Instant::now();
+        let e = std::panic::catch_unwind(|| {
+            expect_within(
+                Command::new("sh").args(["-c", "echo begun >&2; exec sleep 30"]),
+                Duration::from_millis(300),
+            );
+        })
+        .unwrap_err();
+        let e = e.downcast_ref::<String>().unwrap();
+        assert!(e.contains("still running after 0.3 s, killed"), "{e}");
+        assert!(e.contains("begun"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(20));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!   exact PDF the tests are written for (its SHA-256);
 //! - [`refsearch`]: starting `refsearch` and reading its `listening on` line;
 //! - [`expect`]: running a command and checking its exit status and output, with the
-//!   command's stderr in every failure.
+//!   command's stderr in every failure; [`expect_within`], the same with a hang detector.
 //!
 //! It depends on nothing of the workspace: `refsearch` takes it as a dev-dependency and must
 //! never depend on `figeval`. The browser tests have the same pieces in
@@ -17,4 +17,4 @@ pub mod expect;
 pub mod manual;
 pub mod refsearch;
 
-pub use expect::{expect, Outcome};
+pub use expect::{expect, expect_within, Outcome};

@@ -14,7 +14,7 @@ use crate::caption_list::CaptionList;
 use crate::draft::Editor;
 use crate::editor::{saved_draft, EditorHandle, EditorPanel};
 use crate::ground_panel::GroundPanel;
-use crate::state::{Action, Pdf, State, Texts, View};
+use crate::state::{Action, DatasetIn, Pdf, State, Texts, View};
 
 /// How long the dataset must stay unchanged before it is checked again (typing in the main
 /// app's text area announces every valid keystroke).
@@ -108,22 +108,39 @@ pub fn app() -> Html {
         // Each opened PDF starts a generation: read its page texts once.
         let dispatch = state.dispatcher();
         let open = matches!(state.doc.pdf, Pdf::Open { .. });
+        // A scanned page the dataset expects is read by OCR before the others.
+        let first: Vec<u32> = match &state.doc.dataset {
+            DatasetIn::Valid(d) => d
+                .items
+                .iter()
+                .flat_map(|i| i.expected_pages.iter().map(|p| p.get()))
+                .collect(),
+            _ => Vec::new(),
+        };
         use_effect_with(state.doc.generation, move |&generation| {
             if open {
                 wasm_bindgen_futures::spawn_local(async move {
                     let started = bridge::now_ms();
                     let d = dispatch.clone();
-                    let texts = bridge::page_texts(move |done, total| {
-                        d.dispatch(Action::Progress {
-                            generation,
-                            done,
-                            total,
-                        })
-                    })
+                    let read = bridge::page_texts(
+                        move |done, total| {
+                            d.dispatch(Action::Progress {
+                                generation,
+                                done,
+                                total,
+                            })
+                        },
+                        &first,
+                    )
                     .await;
+                    let (texts, sources) = match read {
+                        Ok((texts, sources)) => (Ok(texts), sources),
+                        Err(why) => (Err(why), Vec::new()),
+                    };
                     dispatch.dispatch(Action::Read {
                         generation,
                         texts,
+                        sources,
                         ms: bridge::now_ms() - started,
                     });
                 });

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlImageElement;
 
-use crate::state::{Announced, Pdf};
+use crate::state::{Announced, Pdf, Source};
 
 #[wasm_bindgen]
 extern "C" {
@@ -115,14 +115,19 @@ fn export(viewer: &JsValue, name: &str) -> Result<Function, String> {
         .ok_or_else(|| format!("the PDF viewer has no {name}()"))
 }
 
-/// The text of every page of the open PDF (index 0 = page 1), from the viewer's `texts()`;
-/// `progress(done, total)` is called as it goes.
-pub async fn page_texts(progress: impl FnMut(u32, u32) + 'static) -> Result<Vec<String>, String> {
+/// The text of every page of the open PDF (index 0 = page 1), from the viewer's `texts()`, and
+/// where each came from (its `sources`: a page with no text layer is read by OCR, the pages in
+/// `first` before the others); `progress(done, total)` is called as it goes.
+pub async fn page_texts(
+    progress: impl FnMut(u32, u32) + 'static,
+    first: &[u32],
+) -> Result<(Vec<String>, Vec<Source>), String> {
     let v = viewer().await?;
     let texts = export(&v, "texts")?;
     let progress = Closure::<dyn FnMut(u32, u32)>::new(progress);
+    let first: Array = first.iter().map(|&p| JsValue::from(p)).collect();
     let promise = texts
-        .call1(&v, progress.as_ref())
+        .call2(&v, progress.as_ref(), &first)
         .map_err(|e| error_text(&e))?
         .dyn_into::<js_sys::Promise>()
         .map_err(|_| "the PDF viewer's texts() gave no promise".to_string())?;
@@ -131,10 +136,30 @@ pub async fn page_texts(progress: impl FnMut(u32, u32) + 'static) -> Result<Vec<
     let pages: Array = out?
         .dyn_into()
         .map_err(|_| "the PDF viewer's texts() gave no list".to_string())?;
-    Ok(pages
-        .iter()
-        .map(|p| p.as_string().unwrap_or_default())
-        .collect())
+    let sources = Reflect::get(&pages, &JsValue::from_str("sources"))
+        .ok()
+        .and_then(|s| s.dyn_into::<Array>().ok())
+        .map(|s| s.iter().map(|v| source(&v)).collect())
+        .unwrap_or_default();
+    Ok((
+        pages
+            .iter()
+            .map(|p| p.as_string().unwrap_or_default())
+            .collect(),
+        sources,
+    ))
+}
+
+/// One entry of the viewer's `sources`: `null` the text layer, a number OCR's confidence, a
+/// string why OCR could not read the page.
+fn source(v: &JsValue) -> Source {
+    if let Some(confidence) = v.as_f64() {
+        Source::Ocr(confidence)
+    } else if let Some(why) = v.as_string() {
+        Source::Unreadable(why.into())
+    } else {
+        Source::Layer
+    }
 }
 
 /// Asks the viewer to draw `img`'s page (its `data-thumb`) once it is on screen, from its

@@ -1,11 +1,11 @@
-//! The caption index of the open PDF (`caption-list`): every caption the core's
-//! `figeval::find_captions` finds in the page texts — the same finder the ground check uses —
+//! The caption index of the open PDF (`caption-list`): every caption
+//! `figeval_document::find_captions` finds in the page texts — the same finder the ground check uses —
 //! with its page, its text and a thumbnail of the page.
 
 use yew::prelude::*;
 
 use crate::editor::{add_button, EditorHandle};
-use crate::state::{Doc, Texts};
+use crate::state::{Doc, Source, Texts};
 use crate::thumb::Thumb;
 
 /// The caption list.
@@ -16,7 +16,15 @@ pub fn caption_list() -> Html {
     let (status, text) = match &doc.texts {
         Texts::Ready(p) => (
             "ready",
-            format!("{} captions in {} pages.", p.captions.len(), p.texts.len()),
+            match p.ocr_pages() {
+                0 => format!("{} captions in {} pages.", p.captions.len(), p.texts.len()),
+                ocr => format!(
+                    "{} captions in {} pages ({ocr} of {} pages read by OCR).",
+                    p.captions.len(),
+                    p.texts.len(),
+                    p.texts.len()
+                ),
+            },
         ),
         Texts::Reading { done, total } => (
             "reading",
@@ -32,13 +40,20 @@ pub fn caption_list() -> Html {
         p.captions
             .iter()
             .map(|c| {
+                let (source, confidence, read) = match p.source(c.page) {
+                    Source::Ocr(conf) => ("ocr", Some(format!("{conf:.0}")), format!("ocr ({conf:.0}%)")),
+                    Source::Layer => ("layer", None, "text layer".to_string()),
+                    Source::Unreadable(why) => ("unreadable", None, why.to_string()),
+                };
                 html! {
-                    <tr data-testid="caption-row" data-figure-ref={c.label.clone()} data-page={c.page.to_string()}>
+                    <tr data-testid="caption-row" data-figure-ref={c.label.clone()} data-page={c.page.to_string()}
+                        data-source={source} data-confidence={confidence}>
                         <th scope="row">{ c.label.clone() }</th>
                         <td class="num">{ c.page }</td>
                         <td>{ c.text.clone() }</td>
                         <td><Thumb page={c.page} generation={doc.generation} why={format!("caption of {}", c.label)} /></td>
                         <td>{ add_button(&editor, c) }</td>
+                        <td data-testid="caption-source">{ read }</td>
                     </tr>
                 }
             })
@@ -52,7 +67,7 @@ pub fn caption_list() -> Html {
             if let Some(rows) = rows {
                 <div class="table-wrap doc-scroll" tabindex="0" role="group" aria-label="captions">
                     <table class="caption-table">
-                        <thead><tr><th scope="col">{ "label" }</th><th scope="col" class="num">{ "page" }</th><th scope="col">{ "caption" }</th><th scope="col">{ "thumbnail" }</th><th scope="col">{ "dataset" }</th></tr></thead>
+                        <thead><tr><th scope="col">{ "label" }</th><th scope="col" class="num">{ "page" }</th><th scope="col">{ "caption" }</th><th scope="col">{ "thumbnail" }</th><th scope="col">{ "dataset" }</th><th scope="col">{ "read from" }</th></tr></thead>
                         <tbody>{ rows }</tbody>
                     </table>
                 </div>

@@ -1,12 +1,13 @@
 //! The dataset editor's state and its reducer: the draft being written
-//! (`figeval::editor::Draft`), which item's page is being picked, and what the last open or
+//! (`figeval_document::editor::Draft`), which item's page is being picked, and what the last open or
 //! import said. Pure (no browser calls), so it has native unit tests; the view
 //! (`editor.rs`) saves [`Editor::draft`] to `localStorage` after every change.
 
 use std::rc::Rc;
 
-use figeval::editor::{split_tags, Draft, DraftItem};
-use figeval::{Caption, Kind};
+use figeval::Kind;
+use figeval_document::editor::{split_tags, Draft, DraftItem};
+use figeval_document::Caption;
 use yew::Reducible;
 
 /// The `localStorage` key the draft is saved under.

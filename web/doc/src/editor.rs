@@ -1,14 +1,15 @@
 //! The dataset editor (`editor-panel`): a dataset written in the page from the PDF's
-//! own captions and headings. The logic is the core's (`figeval::editor`: the draft, its check
+//! own captions and headings. The logic is `figeval_document::editor` (the draft, its check
 //! through `Dataset::parse`, the warnings, export and import) and `draft.rs` (the reducer);
 //! this file lays it out and does the browser's part: `localStorage`, files, the download.
 //!
 //! Every string from the PDF or a dataset reaches the DOM as text (Yew escapes; inputs get
 //! their text as a value).
 
-use figeval::editor::{join_tags, Draft, Field, Problem, PROSE_TAG};
-use figeval::ground::section_headings;
-use figeval::{Caption, Kind, Label};
+use figeval::Kind;
+use figeval_document::editor::{join_tags, Draft, Field, Problem, PROSE_TAG};
+use figeval_document::headings::section_headings;
+use figeval_document::{Caption, Label};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;

@@ -1,9 +1,10 @@
-//! The dataset-check panel (`ground-panel`): the core's ground check
-//! (`figeval::ground`, the function `figeval ground` runs) of the main app's dataset against the
+//! The dataset-check panel (`ground-panel`): the document crate's ground check
+//! (`figeval_document::ground`, the function `figeval ground` runs) of the main app's dataset against the
 //! page texts the viewer read from the open PDF, before any run. Findings first, each with the
-//! core's advice; then the offset and the warnings; then the items that are fine.
+//! document crate's advice; then the offset and the warnings; then the items that are fine.
 
-use figeval::{ground, Ground, ItemGround, Verdict};
+use figeval_document::ground::ground_read;
+use figeval_document::{Ground, ItemGround, Verdict};
 use yew::prelude::*;
 
 use crate::state::{page_list, DatasetIn, Doc, Pdf, Texts};
@@ -80,7 +81,7 @@ pub fn ground_panel() -> Html {
     };
     let checked = use_memo((doc.pages().cloned(), dataset), |(pages, dataset)| {
         match (pages, dataset) {
-            (Some(p), Some(d)) => Some(ground(d, &p.texts)),
+            (Some(p), Some(d)) => Some(ground_read(d, &p.texts, &p.page_sources())),
             _ => None,
         }
     });

@@ -2,9 +2,9 @@
 //! `web/boot.js` only when a PDF is opened or one of its views is asked for, so none of it is in
 //! the main bundle (and its 280 KB budget).
 //!
-//! It reads the open PDF's page texts from the viewer (`web/pdfview.mjs`) and runs the figeval
-//! core on them — `figeval::ground` for the dataset-check panel, `figeval::find_captions` for
-//! the caption list — against the main app's dataset, which boot.js hands over. It renders into
+//! It reads the open PDF's page texts from the viewer (`web/pdfview.mjs`) and runs figeval's
+//! document crate on them — `figeval_document::ground` for the dataset-check panel,
+//! `figeval_document::find_captions` for the caption list — against the main app's dataset, which boot.js hands over. It renders into
 //! `#doc-app` (web/index.html). How the two sides talk: web/README.md, "The document module".
 
 #![forbid(unsafe_code)]

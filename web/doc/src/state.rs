@@ -7,7 +7,9 @@
 
 use std::rc::Rc;
 
-use figeval::{find_captions, Caption, Dataset};
+use figeval::Dataset;
+use figeval_document::ground::PageSource;
+use figeval_document::{find_captions, Caption};
 use yew::Reducible;
 
 use crate::shared::Shared;
@@ -43,26 +45,70 @@ impl Pdf {
     }
 }
 
-/// The open document's text, as the viewer gives it, with the core's caption index of it.
+/// Where one page's text came from, as the viewer says (`texts()`'s `sources`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// The PDF's text layer.
+    Layer,
+    /// tesseract.js read the page (it has no text layer): its mean word confidence, 0 to 100.
+    Ocr(f64),
+    /// OCR could not read the page (it failed, or was stopped): why. Its text is empty.
+    Unreadable(Rc<str>),
+}
+
+impl Source {
+    /// What the document crate's ground check needs to know of it.
+    pub fn page_source(&self) -> PageSource {
+        match self {
+            Source::Layer => PageSource::Layer,
+            Source::Ocr(_) => PageSource::Ocr,
+            Source::Unreadable(_) => PageSource::Unreadable,
+        }
+    }
+}
+
+/// The open document's text, as the viewer gives it, with its caption index.
 #[derive(Debug)]
 pub struct Pages {
     /// One string a page, index 0 = page 1 (`pdfview.mjs`'s `texts()`).
     pub texts: Vec<String>,
-    /// `figeval::find_captions` of `texts`.
+    /// Where each page's text came from, index 0 = page 1 (a page past its end: the layer).
+    pub sources: Vec<Source>,
+    /// `figeval_document::find_captions` of `texts`.
     pub captions: Vec<Caption>,
     /// How long the viewer took to give the texts, in milliseconds.
     pub read_ms: f64,
 }
 
 impl Pages {
-    /// The page texts and their caption index.
-    pub fn new(texts: Vec<String>, read_ms: f64) -> Pages {
+    /// The page texts, where they came from, and their caption index.
+    pub fn new(texts: Vec<String>, sources: Vec<Source>, read_ms: f64) -> Pages {
         let captions = find_captions(&texts);
         Pages {
             texts,
+            sources,
             captions,
             read_ms,
         }
+    }
+
+    /// Where page `page` (1-based) got its text.
+    pub fn source(&self, page: u32) -> &Source {
+        let index = usize::try_from(page).map_or(usize::MAX, |p| p.wrapping_sub(1));
+        self.sources.get(index).unwrap_or(&Source::Layer)
+    }
+
+    /// How many pages were read by OCR.
+    pub fn ocr_pages(&self) -> usize {
+        self.sources
+            .iter()
+            .filter(|s| matches!(s, Source::Ocr(_)))
+            .count()
+    }
+
+    /// Each page's source as the ground check takes it.
+    pub fn page_sources(&self) -> Vec<PageSource> {
+        self.sources.iter().map(Source::page_source).collect()
     }
 }
 
@@ -235,6 +281,8 @@ pub enum Action {
         generation: u32,
         /// The texts (index 0 = page 1), or why they could not be read.
         texts: Result<Vec<String>, String>,
+        /// Where each text came from (index 0 = page 1).
+        sources: Vec<Source>,
         /// How long it took, in milliseconds.
         ms: f64,
     },
@@ -281,13 +329,14 @@ impl State {
             Action::Read {
                 generation,
                 texts,
+                sources,
                 ms,
             } => {
                 // While another PDF loads, the viewer has closed this one: its read stopped
                 // ("the PDF was closed"), which is no failure to show.
                 if generation == doc.generation && doc.pdf != Pdf::Loading {
                     doc.texts = match texts {
-                        Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, ms))),
+                        Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, sources, ms))),
                         Err(why) => Texts::Failed(why.into()),
                     };
                 }
@@ -364,6 +413,7 @@ mod tests {
         let s = s.apply(Action::Read {
             generation: 1,
             texts: Ok(page_texts()),
+            sources: Vec::new(),
             ms: 12.0,
         });
         let pages = s.doc.pages().expect("read");
@@ -375,6 +425,37 @@ mod tests {
             .collect();
         assert_eq!(found, [("Figure 1.1", 2)]);
         assert_eq!(pages.read_ms, 12.0);
+    }
+
+    #[test]
+    fn a_read_says_which_pages_ocr_read() {
+        let s = open(3).apply(Action::Read {
+            generation: 1,
+            texts: Ok(vec![
+                String::new(),
+                "Figure 1.1: A plot.\n".into(),
+                String::new(),
+            ]),
+            sources: vec![
+                Source::Unreadable("OCR was stopped before this page".into()),
+                Source::Ocr(91.5),
+            ],
+            ms: 1.0,
+        });
+        let pages = s.doc.pages().expect("read");
+        assert_eq!(pages.ocr_pages(), 1);
+        assert_eq!(pages.source(2), &Source::Ocr(91.5));
+        assert_eq!(
+            pages.source(3),
+            &Source::Layer,
+            "past the sources: the layer"
+        );
+        assert_eq!(pages.source(0), &Source::Layer);
+        assert_eq!(
+            pages.page_sources(),
+            [PageSource::Unreadable, PageSource::Ocr]
+        );
+        assert_eq!(pages.captions.len(), 1);
     }
 
     #[test]
@@ -392,12 +473,14 @@ mod tests {
             .apply(Action::Read {
                 generation: 1,
                 texts: Ok(page_texts()),
+                sources: Vec::new(),
                 ms: 1.0,
             });
         assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 3 });
         let s = s.apply(Action::Read {
             generation: 2,
             texts: Err("the PDF was closed".into()),
+            sources: Vec::new(),
             ms: 1.0,
         });
         assert_eq!(s.doc.texts, Texts::Failed("the PDF was closed".into()));
@@ -410,6 +493,7 @@ mod tests {
             .apply(Action::Read {
                 generation: 1,
                 texts: Err("the PDF was closed".into()),
+                sources: Vec::new(),
                 ms: 1.0,
             });
         assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 2 });
@@ -422,6 +506,7 @@ mod tests {
         let s = open(2).apply(Action::Read {
             generation: 1,
             texts: Ok(page_texts()),
+            sources: Vec::new(),
             ms: 1.0,
         });
         let s = s.apply(Action::Pdf(Pdf::Loading));

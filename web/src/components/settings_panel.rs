@@ -70,7 +70,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <label>{ "top_k" }
                     <input type="number" min="5" step="1" data-testid="top-k" value={s.top_k.clone()}
                            oninput={update(|s| &mut s.top_k)} disabled={locked} />
-                    <span class="hint" title={figeval::TOP_K_REASON}>{ "≥ 5: page_hit_at_5 reads rank 5" }</span>
+                    <span class="hint" title={figeval::request::TOP_K_REASON}>{ "≥ 5: page_hit_at_5 reads rank 5" }</span>
                     { error_of("top_k") }
                 </label>
                 <label>{ "Cache mode" }

@@ -12,7 +12,7 @@
 //! - `pdftotext -layout -enc UTF-8 PDF -` in one process: the baseline, the extraction alone;
 //! - `figeval ground --dataset D --pdf PDF`: extraction (one `pdftotext` per core over page
 //!   ranges, as `refsearch` does) plus the check and its report;
-//! - the core's `figeval::ground` on the already extracted pages, in this process.
+//! - `figeval_document::ground` on the already extracted pages, in this process.
 //!
 //! Passes when `figeval ground` takes at most [`RATIO_MAX`] times the baseline's wall time.
 
@@ -102,7 +102,7 @@ fn bench(o: &Options) -> Result<bool, String> {
     let mut counts = None;
     for _ in 0..o.runs.max(5) {
         let start = Instant::now();
-        let g = figeval::ground(&d, &pages);
+        let g = figeval_document::ground(&d, &pages);
         core.push(start.elapsed());
         counts = Some(g.counts);
     }
@@ -129,7 +129,7 @@ fn bench(o: &Options) -> Result<bool, String> {
         cpu(&ground) / cpu(&baseline)
     );
     println!(
-        "  the core's ground check alone, in process  wall {core_s:>6.3} s                ratio {:.3}",
+        "  the ground check alone, in process         wall {core_s:>6.3} s                ratio {:.3}",
         core_s / base
     );
     if let Some(c) = counts {

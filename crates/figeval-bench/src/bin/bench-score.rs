@@ -186,19 +186,35 @@ const SUMMARY_KEYS: [&str; 14] = [
     "page_mrr",
 ];
 
-/// The one summary key `score.py` does not compute: `page_mrr_ci`'s 10,000 resamples of every
-/// item would take Python most of an hour at 100,000 items. The core's tests pin the bootstrap
-/// (and a Python transcription of it agreed on their example); here it is left out of both
-/// reports before they are compared.
-const NOT_IN_PYTHON: &str = "page_mrr_ci";
+/// The summary keys `score.py` does not compute: `page_mrr_ci`'s 10,000 resamples of every item
+/// would take Python most of an hour at 100,000 items (the core's tests pin the bootstrap, and
+/// a Python transcription of it agreed on their example), and the ranking metrics with their
+/// intervals and note, which `cargo xtask ranx` checks against ranx instead (contract §8.5).
+/// They are left out of both reports before they are compared, and so is the per-item
+/// `expected_page_ranks` they are computed from.
+const NOT_IN_PYTHON: [&str; 2] = ["page_mrr_ci", "ranking_note"];
 
 fn without_bootstrap(mut report: Value) -> Value {
+    let strip = |m: &mut serde_json::Map<String, Value>| {
+        for k in NOT_IN_PYTHON {
+            m.remove(k);
+        }
+        for r in figeval::Ranking::ALL {
+            m.remove(r.name());
+            m.remove(r.ci_name());
+        }
+    };
     if let Some(top) = report.as_object_mut() {
-        top.remove(NOT_IN_PYTHON);
+        strip(top);
     }
     if let Some(groups) = report.get_mut("by_group").and_then(Value::as_object_mut) {
         for g in groups.values_mut().filter_map(Value::as_object_mut) {
-            g.remove(NOT_IN_PYTHON);
+            strip(g);
+        }
+    }
+    if let Some(items) = report.get_mut("per_item").and_then(Value::as_array_mut) {
+        for r in items.iter_mut().filter_map(Value::as_object_mut) {
+            r.remove("expected_page_ranks");
         }
     }
     report

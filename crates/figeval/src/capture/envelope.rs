@@ -92,10 +92,14 @@ impl<'de> Deserialize<'de> for Entries {
 /// The request parameters a live run writes into each capture envelope.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default)]
-pub(super) struct RequestFields {
+pub(crate) struct RequestFields {
     pub(super) base_url: Option<String>,
     pub(super) top_k: Option<u32>,
     pub(super) cache_mode: Option<String>,
+    /// The connector a run recorded (compact JSON: a preset's name or a whole mapping);
+    /// absent for the default connector.
+    #[serde(skip)]
+    pub(crate) connector: Option<String>,
 }
 
 impl RequestFields {
@@ -105,6 +109,20 @@ impl RequestFields {
             base_url: Some(request.base_url.to_string()),
             top_k: Some(request.top_k),
             cache_mode: Some(request.cache_mode.name().to_string()),
+            connector: None,
+        }
+    }
+
+    /// The fields of a `request` value, as [`LenientRequest`] reads them from text.
+    #[cfg(feature = "connectors")]
+    pub(crate) fn from_value(mut v: serde_json::Value) -> RequestFields {
+        let connector = v
+            .as_object_mut()
+            .and_then(|o| o.remove("connector"))
+            .map(|c| c.to_string());
+        RequestFields {
+            connector,
+            ..RequestFields::deserialize(v).unwrap_or_default()
         }
     }
 }
@@ -195,8 +213,12 @@ impl<'de> Deserialize<'de> for LenientRequest {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LenientRequest, A::Error> {
                 let (mut base_url, mut top_k, mut cache_mode) = (Ok(None), Ok(None), Ok(None));
+                let mut connector = None;
                 while let Some(Key(k)) = map.next_key()? {
                     match k.as_str() {
+                        "connector" => {
+                            connector = Some(map.next_value::<serde_json::Value>()?.to_string())
+                        }
                         "base_url" => base_url = map.next_value::<NullableString>()?.0,
                         "top_k" => top_k = map.next_value::<NullableU32>()?.0,
                         "cache_mode" => cache_mode = map.next_value::<NullableString>()?.0,
@@ -210,8 +232,12 @@ impl<'de> Deserialize<'de> for LenientRequest {
                         base_url,
                         top_k,
                         cache_mode,
+                        connector,
                     },
-                    _ => RequestFields::default(),
+                    _ => RequestFields {
+                        connector,
+                        ..RequestFields::default()
+                    },
                 }))
             }
         }

@@ -89,6 +89,32 @@ pub enum CaptureError {
     MissingResponses(Vec<String>),
     /// The capture holds no response at all.
     Empty,
+    /// An entry read through a connector that is not an envelope `{"question", "response"}`.
+    #[cfg(feature = "connectors")]
+    NotAnEnvelope {
+        /// Where it is.
+        at: Source,
+        /// The connector's name.
+        connector: String,
+    },
+    /// The capture records another connector than the one it is read with.
+    OtherConnector {
+        /// Where the first such entry is.
+        at: Source,
+        /// The connector it records (a name, or a mapping as JSON).
+        recorded: String,
+        /// The connector it is read with.
+        reading: String,
+    },
+    /// No hit of the first answer with hits (in dataset order) cites a page through the
+    /// connector.
+    #[cfg(feature = "connectors")]
+    NoPage {
+        /// Where the answer is.
+        at: Source,
+        /// Why, naming the pointer and the first hit's keys.
+        reason: String,
+    },
     /// More line-level errors than are listed.
     More(usize),
 }
@@ -155,6 +181,23 @@ impl fmt::Display for CaptureError {
                 describe::question_list(qs, LISTED_QUESTIONS)
             ),
             CaptureError::Empty => f.write_str("the capture holds no response"),
+            #[cfg(feature = "connectors")]
+            CaptureError::NotAnEnvelope { at, connector } => write!(
+                f,
+                "{at}: answers read through the connector {connector:?} must be envelopes \
+                 {{\"question\", \"response\"}} (as figeval run --capture writes them)"
+            ),
+            CaptureError::OtherConnector {
+                at,
+                recorded,
+                reading,
+            } => write!(
+                f,
+                "{at}: the answers were recorded with the connector {recorded} but are read \
+                 with {reading:?}; read them with --connector {recorded}"
+            ),
+            #[cfg(feature = "connectors")]
+            CaptureError::NoPage { at, reason } => write!(f, "{at}: {reason}"),
             CaptureError::More(n) => write!(f, "… and {n} more error(s) like those above"),
         }
     }

@@ -20,7 +20,7 @@
 //! The jobs, one submodule each: the problems ([`CaptureError`]), the line reader
 //! ([`CaptureReader`]), the envelope a live run writes, and the pairing ([`Pairing`]).
 
-mod envelope;
+pub(crate) mod envelope;
 mod error;
 mod pairing;
 mod reader;

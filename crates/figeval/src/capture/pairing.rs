@@ -5,6 +5,10 @@ use std::collections::HashMap;
 
 use super::envelope::{Entry, RequestFields};
 use super::error::{CaptureError, CaptureErrors, Source};
+#[cfg(feature = "connectors")]
+use crate::connector::read::MappedEntry;
+#[cfg(feature = "connectors")]
+use crate::connector::{AnswerPages, MappedAnswer, Reader};
 use crate::dataset::{strip_position, Dataset};
 use crate::report::Scored;
 use crate::request::{CacheMode, RequestInfo, SearchRequest};
@@ -38,6 +42,24 @@ pub struct Pairing<'d, K = ()> {
     keep: fn(&[Match]) -> K,
     /// What was kept, by dataset index.
     kept: Vec<Option<K>>,
+    /// The connector answers are read through, and what a capture records of it; `None` for
+    /// the default, read by the contract's own reader.
+    #[cfg(feature = "connectors")]
+    connector: Option<(&'d Reader, String)>,
+    /// Hits that cited no page, over the answers scored.
+    #[cfg(feature = "connectors")]
+    hits_without_page: u64,
+    /// The answer with hits read through the connector that is first in dataset order: its
+    /// item's index, where it is, and what its pages came to (it must cite a page).
+    #[cfg(feature = "connectors")]
+    first_with_hits: Option<(usize, Source, AnswerPages)>,
+}
+
+/// A capture entry, read by the contract's reader or through a connector.
+pub(super) enum Parsed {
+    Entry(Entry),
+    #[cfg(feature = "connectors")]
+    Mapped(MappedEntry),
 }
 
 impl<'d> Pairing<'d> {
@@ -76,7 +98,158 @@ impl<'d, K> Pairing<'d, K> {
             request: None,
             keep,
             kept: (0..n).map(|_| None).collect(),
+            #[cfg(feature = "connectors")]
+            connector: None,
+            #[cfg(feature = "connectors")]
+            hits_without_page: 0,
+            #[cfg(feature = "connectors")]
+            first_with_hits: None,
         }
+    }
+
+    /// Reads every answer through `reader` instead of the contract's own reader; `record` is
+    /// what a capture records of the connector ([`crate::Connector::record`], as JSON text).
+    #[cfg(feature = "connectors")]
+    pub fn read_through(&mut self, reader: &'d Reader, record: String) {
+        self.connector = Some((reader, record));
+    }
+
+    /// Whether answers are read through a connector other than the contract's own reader.
+    #[cfg(feature = "connectors")]
+    pub(super) fn reads_through_connector(&self) -> bool {
+        self.connector.is_some()
+    }
+
+    pub(super) fn parse(&self, text: &str) -> Result<Parsed, serde_json::Error> {
+        #[cfg(feature = "connectors")]
+        if let Some((reader, _)) = &self.connector {
+            return reader.read_entry(text).map(Parsed::Mapped);
+        }
+        serde_json::from_str::<Entry>(text).map(Parsed::Entry)
+    }
+
+    pub(super) fn add_parsed(&mut self, at: Source, entry: Parsed) {
+        match entry {
+            Parsed::Entry(e) => self.add_entry(at, e),
+            #[cfg(feature = "connectors")]
+            Parsed::Mapped(e) => self.add_mapped(at, e),
+        }
+    }
+
+    /// The request fields a live answer records (with the connector).
+    fn fields_of(&self, request: &SearchRequest<'_>) -> RequestFields {
+        #[cfg(feature = "connectors")]
+        return RequestFields {
+            connector: self.connector.as_ref().map(|(_, r)| r.clone()),
+            ..RequestFields::of(request)
+        };
+        #[cfg(not(feature = "connectors"))]
+        RequestFields::of(request)
+    }
+
+    /// Reads a document through the connector: a JSON array of envelopes, or envelopes one
+    #[cfg(feature = "connectors")]
+    /// after another.
+    pub(super) fn add_mapped_document(&mut self, text: &str) {
+        let array = text.trim_start().starts_with('[');
+        let values: Result<Vec<serde_json::Value>, _> = if array {
+            serde_json::from_str(text)
+        } else {
+            serde_json::Deserializer::from_str(text)
+                .into_iter()
+                .collect()
+        };
+        match values {
+            Ok(values) => {
+                for (i, v) in values.into_iter().enumerate() {
+                    let at = if array {
+                        Source::Element(i + 1)
+                    } else {
+                        Source::Value(i + 1)
+                    };
+                    match self.parse(&v.to_string()) {
+                        Ok(entry) => self.add_parsed(at, entry),
+                        Err(e) => self.syntax_error(&e),
+                    }
+                }
+            }
+            Err(e) => self.syntax_error(&e),
+        }
+    }
+
+    /// Keeps `pages` when its item is the first in dataset order with hits so far.
+    #[cfg(feature = "connectors")]
+    fn note_pages(&mut self, index: usize, at: Source, pages: AnswerPages) {
+        if pages.hits > 0
+            && self
+                .first_with_hits
+                .as_ref()
+                .is_none_or(|(i, ..)| index < *i)
+        {
+            self.first_with_hits = Some((index, at, pages));
+        }
+    }
+
+    /// Notes the first entry recording another connector than the one read with.
+    fn other_connector(&mut self, at: Source, recorded: String, reading: String) {
+        let known = self
+            .errors
+            .iter()
+            .any(|e| matches!(e, CaptureError::OtherConnector { .. }));
+        if !known {
+            self.error(CaptureError::OtherConnector {
+                at,
+                recorded,
+                reading,
+            });
+        }
+    }
+
+    /// Adds an entry read through the connector.
+    #[cfg(feature = "connectors")]
+    fn add_mapped(&mut self, at: Source, mut entry: MappedEntry) {
+        self.responses += 1;
+        let Some((reader, record)) = &self.connector else {
+            return;
+        };
+        let request = entry.request.take().map(RequestFields::from_value);
+        let (name, record) = (reader.name().to_string(), record.clone());
+        let MappedEntry {
+            question,
+            response,
+            keys,
+            ..
+        } = entry;
+        let Some(response) = response else {
+            return match question {
+                Some(_) => self.error(CaptureError::EnvelopeWithoutResponse { at, keys }),
+                None => self.error(CaptureError::NotAnEnvelope {
+                    at,
+                    connector: name,
+                }),
+            };
+        };
+        let Some(Some(question)) = question else {
+            return self.error(CaptureError::EnvelopeWithoutQuestion { at });
+        };
+        if let Some(recorded) = request.as_ref().and_then(|r| r.connector.clone()) {
+            if recorded != record {
+                return self.other_connector(at, recorded, name);
+            }
+        }
+        self.note_request(request);
+        let MappedAnswer { matches, pages, .. } = response;
+        if let (Ok(_), Some(&i)) = (&matches, self.index.get(question.as_str())) {
+            self.note_pages(i, at, pages);
+        }
+        self.pair(
+            at,
+            question,
+            Response {
+                query: None,
+                matches,
+            },
+        );
     }
 
     /// Whether an item with this question has been answered by a usable response.
@@ -112,6 +285,19 @@ impl<'d, K> Pairing<'d, K> {
     /// so this copy is small).
     fn problems(&self) -> Vec<CaptureError> {
         let mut errors = self.errors.clone();
+        #[cfg(feature = "connectors")]
+        if let (Some((reader, _)), Some((_, at, pages))) = (&self.connector, &self.first_with_hits)
+        {
+            if pages.without_page == pages.hits {
+                errors.insert(
+                    0,
+                    CaptureError::NoPage {
+                        at: *at,
+                        reason: reader.no_page_reason(pages),
+                    },
+                );
+            }
+        }
         if self.dropped_errors > 0 {
             errors.push(CaptureError::More(self.dropped_errors));
         }
@@ -129,7 +315,7 @@ impl<'d, K> Pairing<'d, K> {
     pub fn asked_with(&self, request: &SearchRequest<'_>) -> bool {
         match &self.request {
             None => true,
-            Some(recorded) => recorded.as_ref() == Some(&RequestFields::of(request)),
+            Some(recorded) => recorded.as_ref() == Some(&self.fields_of(request)),
         }
     }
 
@@ -147,7 +333,7 @@ impl<'d, K> Pairing<'d, K> {
             return None;
         }
         self.responses += 1;
-        self.note_request(Some(RequestFields::of(request)));
+        self.note_request(Some(self.fields_of(request)));
         if !self.claim(index) {
             return None;
         }
@@ -168,6 +354,10 @@ impl<'d, K> Pairing<'d, K> {
     /// Scores the item at `i` on `matches`, and keeps what the pairing keeps of them.
     fn record(&mut self, i: usize, matches: &[Match]) {
         self.kept[i] = Some((self.keep)(matches));
+        #[cfg(feature = "connectors")]
+        {
+            self.hits_without_page += matches.iter().filter(|m| m.pages.is_none()).count() as u64;
+        }
         self.records[i] = Some(score_item(&self.dataset.items[i], matches, self.config));
     }
 
@@ -193,7 +383,12 @@ impl<'d, K> Pairing<'d, K> {
             .collect();
         if self.responses == 0 && errors.is_empty() {
             errors.push(CaptureError::Empty);
-        } else if !missing.is_empty() && !allow_missing {
+        } else if !missing.is_empty()
+            && !allow_missing
+            && !errors
+                .iter()
+                .any(|e| matches!(e, CaptureError::OtherConnector { .. }))
+        {
             errors.push(CaptureError::MissingResponses(missing.clone()));
         }
         if !errors.is_empty() {
@@ -220,6 +415,10 @@ impl<'d, K> Pairing<'d, K> {
             request,
             records,
             unscored: missing,
+            #[cfg(feature = "connectors")]
+            hits_without_page: self.connector.map(|_| self.hits_without_page),
+            #[cfg(not(feature = "connectors"))]
+            hits_without_page: None,
         };
         Ok((scored, kept))
     }
@@ -248,6 +447,10 @@ impl<'d, K> Pairing<'d, K> {
             response,
             request,
         } = entry;
+        if let Some(recorded) = request.as_ref().and_then(|r| r.connector.clone()) {
+            let reading = crate::request::DEFAULT_CONNECTOR.to_string();
+            return self.other_connector(at, recorded, reading);
+        }
         if let Some(inner) = response {
             let Some(Some(question)) = question else {
                 return self.error(CaptureError::EnvelopeWithoutQuestion { at });

@@ -203,8 +203,8 @@ impl<'d, K> CaptureReader<'d, K> {
             }
             self.mode = Mode::Lines;
         }
-        match serde_json::from_str::<Entry>(line) {
-            Ok(entry) => self.pairing.add_entry(Source::Line(n), entry),
+        match self.pairing.parse(line) {
+            Ok(entry) => self.pairing.add_parsed(Source::Line(n), entry),
             Err(e) => self.pairing.error(not_json(n, &e)),
         }
     }
@@ -235,12 +235,12 @@ impl<'d, K> CaptureReader<'d, K> {
                     line: n,
                     offset: self.offset,
                 };
-                match (serde_json::from_str::<Entry>(text), broken_char) {
+                match (self.pairing.parse(text), broken_char) {
                     (Err(e), Some((_, true))) | (Err(e), None) if e.is_eof() => cut_off = Some(cut),
                     (_, Some((column, _))) => self
                         .pairing
                         .error(CaptureError::NotText { line: n, column }),
-                    (Ok(entry), None) => self.pairing.add_entry(Source::Line(n), entry),
+                    (Ok(entry), None) => self.pairing.add_parsed(Source::Line(n), entry),
                     (Err(e), None) => self.pairing.error(not_json(n, &e)),
                 }
             }
@@ -280,6 +280,10 @@ fn not_json(line: usize, e: &serde_json::Error) -> CaptureError {
 
 /// Reads a document: a JSON array of entries, or one or more concatenated JSON values.
 fn add_document<K>(pairing: &mut Pairing<'_, K>, text: &str) {
+    #[cfg(feature = "connectors")]
+    if pairing.reads_through_connector() {
+        return pairing.add_mapped_document(text);
+    }
     if text.trim_start().starts_with('[') {
         match serde_json::from_str::<Entries>(text) {
             Ok(Entries(entries)) => {

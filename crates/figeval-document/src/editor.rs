@@ -10,16 +10,18 @@
 //!
 //! Items come from the document: [`DraftItem::from_caption`] turns an entry of the caption
 //! index ([`crate::find_captions`]) into a locate item, and [`DraftItem::prose`] a section
-//! heading of a page ([`crate::ground::section_headings`]) into a prose control item; the
+//! heading of a page ([`crate::headings::section_headings`]) into a prose control item; the
 //! question is left for the user to write.
 
 use std::collections::BTreeSet;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use figeval::dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Location, Page};
+
 use crate::caption::{Caption, Label};
-use crate::dataset::{Dataset, DatasetError, DatasetErrors, Group, Item, Kind, Location, Page};
 use crate::ground::shared_pages;
 
 /// The tag that marks a non-figure control item (contract §1.2).
@@ -65,7 +67,7 @@ impl DraftItem {
     }
 
     /// A prose control item on `page` for a section heading found on it (`figure_ref` as
-    /// [`crate::ground::section_headings`] gives it); the question is left empty.
+    /// [`crate::headings::section_headings`] gives it); the question is left empty.
     pub fn prose(page: u32, figure_ref: &str) -> DraftItem {
         DraftItem {
             pages: page.to_string(),
@@ -124,6 +126,7 @@ impl DraftItem {
         Item {
             question: self.question.clone(),
             expected_pages: self.page_numbers(),
+            expected_locations: Vec::new(),
             figure_ref: self.figure_ref.clone(),
             kind: self.kind,
             tags: self.tags.clone(),
@@ -139,7 +142,7 @@ impl DraftItem {
                     .map(Value::from)
                     .ok()
                     .or_else(|| {
-                        crate::decimal::parse(t)
+                        figeval::decimal::parse(t)
                             .ok()
                             .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
                     })
@@ -268,6 +271,29 @@ pub struct Problem {
     pub message: String,
 }
 
+/// Why [`Draft::from_storage`] cannot restore a saved draft.
+#[derive(Debug)]
+pub enum StorageError {
+    /// The saved text is not a draft: the reader's error, with its line and column.
+    Unreadable(serde_json::Error),
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Unreadable(e) => write!(f, "the saved draft cannot be read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StorageError::Unreadable(e) => Some(e),
+        }
+    }
+}
+
 impl Draft {
     /// An empty draft for `corpus_id`.
     pub fn new(corpus_id: &str) -> Draft {
@@ -340,8 +366,8 @@ impl Draft {
     }
 
     /// A draft saved by [`Draft::to_storage`]; `Err` saying what is wrong with the text.
-    pub fn from_storage(text: &str) -> Result<Draft, String> {
-        serde_json::from_str(text).map_err(|e| format!("the saved draft cannot be read: {e}"))
+    pub fn from_storage(text: &str) -> Result<Draft, StorageError> {
+        serde_json::from_str(text).map_err(StorageError::Unreadable)
     }
 
     /// Everything the editor says about the draft: first the broken rules, as
@@ -495,7 +521,7 @@ pub fn answerable_from_caption(question: &str, caption: &str) -> Option<Overlap>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::section_headings;
+    use crate::headings::section_headings;
 
     fn caption(label: &str, page: u32, text: &str) -> Caption {
         Caption {
@@ -616,9 +642,19 @@ mod tests {
         let back = Draft::from_storage(&d.to_storage()).unwrap();
         assert_eq!(back, d);
         assert_eq!(Draft::from_storage("{}").unwrap(), Draft::default());
-        assert!(Draft::from_storage("[1]")
-            .unwrap_err()
-            .contains("saved draft"));
+        let StorageError::Unreadable(e) = Draft::from_storage("[1]").unwrap_err();
+        assert_eq!((e.line(), e.column()), (1, 2));
+        assert_eq!(
+            Draft::from_storage("[1]").unwrap_err().to_string(),
+            format!("the saved draft cannot be read: {e}")
+        );
+        assert_eq!(
+            Draft::from_storage("{\"corpus_id\": 1}")
+                .unwrap_err()
+                .to_string(),
+            "the saved draft cannot be read: invalid type: integer `1`, expected a string at line \
+             1 column 15"
+        );
     }
 
     #[test]

@@ -181,8 +181,8 @@ fn match_word(s: &str) -> Option<Word> {
     let bytes = s.as_bytes();
     WORDS.iter().find_map(|&(w, kind, needs_space, plural)| {
         let head = bytes.get(..w.len())?;
-        let boundary =
-            w.ends_with('.') || !bytes.get(w.len()).is_some_and(u8::is_ascii_alphanumeric);
+        // A digit may follow at once (OCR's lost space, `Figure15.1:`); `match_number` decides.
+        let boundary = w.ends_with('.') || !bytes.get(w.len()).is_some_and(u8::is_ascii_alphabetic);
         (head.eq_ignore_ascii_case(w.as_bytes()) && boundary).then_some(Word {
             kind,
             len: w.len(),
@@ -193,13 +193,42 @@ fn match_word(s: &str) -> Option<Word> {
 }
 
 /// Characters accepted between the parts of a number: dot, hyphen, the Unicode hyphens, en
-/// dash, minus sign.
-const NUMBER_SEPARATORS: [char; 7] = [
-    '.', '-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2212}',
+/// dash, em dash (OCR reads a hyphen as one), minus sign.
+const NUMBER_SEPARATORS: [char; 8] = [
+    '.', '-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2212}',
 ];
+
+/// The digit OCR misreads as `c` inside a number: `l` and `I` for `1`, `O` for `0`.
+fn ocr_digit(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c),
+        b'l' | b'I' => Some(b'1'),
+        b'O' => Some(b'0'),
+        _ => None,
+    }
+}
+
+/// The digits of a run of digits and OCR's misreadings of them at the start of `b`, when the
+/// run holds at least one real digit (so `Table I` stays no number): `l5` is `15`, `1O` is
+/// `10`. With `alone_ok`, a single misread character is a digit too (`15.l`, after a part
+/// with real digits).
+fn digit_run(b: &[u8], alone_ok: bool) -> Option<String> {
+    let run: Vec<u8> = b.iter().map_while(|&c| ocr_digit(c)).collect();
+    let real = b[..run.len()].iter().any(u8::is_ascii_digit);
+    // Without a real digit only one misread character, and only where `alone_ok` allows it.
+    if run.is_empty() || (!real && (run.len() > 1 || !alone_ok)) {
+        return None;
+    }
+    // `2lists` reads as `21` here; the caller refuses a number run into a word.
+    String::from_utf8(run).ok()
+}
 
 /// After a label word: the whitespace (at most one line break) and the number. Returns the
 /// label and the number of bytes of `s` it took.
+///
+/// OCR's noise is accepted (contract §13.1): `l`, `I` and `O` inside a number with real
+/// digits, an em dash between its parts, and a lost space after `Figure`/`Table` when a colon
+/// follows the number (`Figure15.1:`).
 fn match_number(s: &str, word: Word) -> Option<(Label, usize)> {
     let mut at = 0;
     let mut breaks = 0;
@@ -210,40 +239,48 @@ fn match_number(s: &str, word: Word) -> Option<(Label, usize)> {
         breaks += usize::from(c == '\n');
         at += c.len_utf8();
     }
-    if breaks > 1 || (at == 0 && word.needs_space) {
+    if breaks > 1 {
         return None;
     }
     let rest = &s[at..];
     let b = rest.as_bytes();
-    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
     let mut number = String::new();
     let mut i;
-    let first = digits(0);
-    if first > 0 {
-        i = first;
+    let first = digit_run(b, false);
+    let first_len = first.as_ref().map_or(0, String::len);
+    if let Some(digits) = &first {
+        i = first_len;
+        number.push_str(digits);
     } else if b.first().is_some_and(u8::is_ascii_uppercase) {
         // An appendix letter, valid only before a separator and digits: `A.1`.
         i = 1;
+        number.push_str(&rest[..1]);
     } else {
         return None;
     }
-    if first > 4 {
+    if first_len > 4 {
         return None;
     }
-    number.push_str(&rest[..i]);
     while let Some(sep) = rest[i..]
         .chars()
         .next()
         .filter(|c| NUMBER_SEPARATORS.contains(c))
     {
         let after = i + sep.len_utf8();
-        let n = digits(after);
-        if n == 0 || n > 4 {
+        let Some(part) = digit_run(&b[after..], first.is_some()) else {
+            break;
+        };
+        if part.len() > 4 {
             break;
         }
         number.push('.');
-        number.push_str(&rest[after..after + n]);
-        i = after + n;
+        number.push_str(&part);
+        i = after + part.len();
+    }
+    let first = first_len;
+    // `Figure15.1:` is OCR's lost space; `figure1.pdf` (a file name) is no label.
+    if at == 0 && word.needs_space && b.get(i) != Some(&b':') {
+        return None;
     }
     if first == 0 && !number.contains('.') {
         return None;
@@ -496,6 +533,42 @@ mod tests {
         ] {
             assert_eq!(Label::parse(not_a_label), None, "{not_a_label:?}");
         }
+    }
+
+    #[test]
+    fn ocr_noise_in_a_label_reads_as_the_label() {
+        let one = Label::parse("Figure 15.1");
+        for noisy in [
+            "Figure l5.1",
+            "Figure 15.l",
+            "Figure I5.1",
+            "Figure 15\u{2014}1",
+            "Fig. 15.1",
+            "Figure  15.1",
+            "Figure15.1: Simple",
+        ] {
+            assert_eq!(Label::parse(noisy), one, "{noisy:?}");
+        }
+        assert_eq!(Label::parse("Table 1O").unwrap().number(), "10");
+        for not_a_label in [
+            "Table I",
+            "Figure lO",
+            "Table ll",
+            "Figure15.1 shows",
+            "figure1.pdf",
+        ] {
+            assert_eq!(Label::parse(not_a_label), None, "{not_a_label:?}");
+        }
+        // Noise does not make a caption of running text.
+        for text in [
+            "Table 2lists the counts",
+            "see Figure l5.1. Next",
+            "Figure l5.1 shows",
+        ] {
+            assert!(labels(text).iter().all(|(_, c)| !c), "{text:?}");
+        }
+        let found = labels("plot\nFigure l5.l: Simple Two-Dimensional Plot.\n");
+        assert_eq!(found, [("Figure 15.1".to_string(), true)]);
     }
 
     #[test]

@@ -1,0 +1,114 @@
+// OCR in the page (issue 20 §7): a scanned excerpt of the Octave manual (pages 332–337 drawn
+// at 150 dpi in grey and put back together as JPEG images, `pdftoppm` + `img2pdf`, so it has no
+// text layer) opened in the page. Its pages are read by tesseract.js in a worker, from files
+// the page serves itself, under the page's CSP; the caption list equals `figeval captions` on
+// the same file, each caption marked as read by OCR. A PDF with a text layer loads none of the
+// OCR files. Prints pages per second through tesseract.js in the page against native tesseract
+// on the same pages, one process, the same resolution (BENCHMARKS.md, "OCR in the page"): a
+// figure, not an assertion.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { missing, appHarness, openApp, scratch, figeval, OCTAVE_PDF } from './support.mjs';
+
+const tools = ['pdftoppm', 'img2pdf', 'tesseract'].filter((t) => spawnSync('which', [t]).status !== 0);
+const skip = missing({ figeval: true, manual: true }) || (tools.length ? `not installed: ${tools.join(', ')}` : false);
+const h = appHarness(skip);
+let dir;
+after(() => dir?.remove());
+
+const FIRST = 332;
+const LAST = 337;
+const DPI = 150; // pdfview.mjs's OCR_DPI
+const OCR_FILE = /\/ocr(\.mjs|\/)/;
+// A small PDF with a text layer, from the same package as the manual.
+const REFCARD_PDF = '/usr/share/doc/octave/refcard-a4.pdf';
+
+/** The scanned excerpt: pages FIRST..LAST as grey JPEG images, no text layer. */
+function scannedExcerpt() {
+  execFileSync('pdftoppm', ['-f', String(FIRST), '-l', String(LAST), '-r', String(DPI), '-gray', '-jpeg', OCTAVE_PDF, path.join(dir.dir, 'p')]);
+  const images = readdirSync(dir.dir).filter((f) => /^p-\d+\.jpg$/.test(f)).sort().map((f) => path.join(dir.dir, f));
+  assert.equal(images.length, LAST - FIRST + 1, 'one image a page');
+  const pdf = path.join(dir.dir, 'octave-332-337-scanned.pdf');
+  execFileSync('img2pdf', [...images, '-o', pdf]);
+  return { pdf, images };
+}
+
+/** Native tesseract over the same page images, one process at a time: seconds. */
+function nativeSeconds(images) {
+  const started = process.hrtime.bigint();
+  for (const image of images) {
+    const r = spawnSync('tesseract', [image, 'stdout', '-l', 'eng', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    assert.equal(r.status, 0, `tesseract ${image}: ${r.stderr}`);
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+test('a scanned excerpt is read by tesseract.js in the page, and its captions are figeval captions\'', { skip }, async () => {
+  dir = scratch();
+  const { pdf, images } = scannedExcerpt();
+  const r = await figeval(['captions', '--pdf', pdf, '--format', 'json', '--no-cache']);
+  assert.equal(r.code, 0, `figeval captions exited ${r.code}:\n${r.stderr}`);
+  const native = JSON.parse(r.stdout);
+  assert.equal(native.ocr_pages, LAST - FIRST + 1, 'figeval read every page by OCR');
+  assert.ok(native.captions.length >= 2, `the excerpt has Figures 15.1 and 15.2: ${r.stdout}`);
+
+  const page = await openApp(h.browser, h.site.url);
+  const requests = [];
+  page.on('request', (q) => requests.push(q.url()));
+
+  // A PDF with a text layer: nothing of OCR is loaded.
+  await page.setInputFiles('[data-testid=pdf-input]', REFCARD_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.click('[data-testid=doc-view-captions]');
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 60_000 });
+  assert.deepEqual(requests.filter((u) => OCR_FILE.test(u)), [], 'no OCR file loads for a PDF with a text layer');
+  assert.equal(await page.$('[data-testid=ocr-status]'), null);
+
+  // The scanned excerpt: read by OCR, with progress in the strip.
+  await page.setInputFiles('[data-testid=pdf-input]', pdf);
+  await page.waitForSelector('[data-testid=ocr-status][data-running=true]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 600_000 });
+  const status = await page.textContent('[data-testid=ocr-status]');
+  assert.match(status, new RegExp(`^${LAST - FIRST + 1} of ${LAST - FIRST + 1} pages read by OCR\\.`));
+  assert.match(await page.textContent('[data-testid=caption-list] [role=status]'), /\(6 of 6 pages read by OCR\)/);
+
+  const inPage = await page.$$eval('[data-testid=caption-row]', (rs) => rs.map((row) => ({
+    label: row.dataset.figureRef, page: Number(row.dataset.page), source: row.dataset.source,
+    confidence: Number(row.dataset.confidence), text: row.querySelector('td:nth-child(3)').textContent,
+  })));
+  const key = (c) => `${c.label} @ p.${c.page}`;
+  assert.deepEqual(inPage.map(key), native.captions.map(key), 'the same captions on the same pages, in page order');
+  for (const c of inPage) {
+    assert.equal(c.source, 'ocr', `${key(c)} is marked as read by OCR`);
+    assert.ok(c.confidence > 50 && c.confidence <= 100, `${key(c)}: confidence ${c.confidence}`);
+  }
+  const same = inPage.filter((c, i) => c.text === native.captions[i].text).length;
+  console.log(`# caption texts equal to the CLI's: ${same} of ${inPage.length}`);
+
+  // Every file came from the page's own origin (the one request elsewhere is the app asking
+  // its default deployment what it serves, `GET …/health`); the OCR files came from dist/ocr/.
+  const origin = new URL(h.site.url).origin;
+  const elsewhere = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.endsWith('/api/health'));
+  assert.deepEqual(elsewhere, [], 'nothing fetched from elsewhere');
+  const ocrFiles = requests.filter((u) => OCR_FILE.test(u)).map((u) => new URL(u).pathname);
+  for (const f of ['/ocr.mjs', '/ocr/tesseract.esm.min.js', '/ocr/worker.min.js', '/ocr/lang/eng.traineddata.gz']) {
+    assert.ok(ocrFiles.includes(f), `${f} was loaded: ${ocrFiles.join(' ')}`);
+  }
+  assert.ok(ocrFiles.some((f) => /^\/ocr\/core\/tesseract-core-(relaxedsimd-|simd-)?lstm\.wasm\.js$/.test(f)), `an LSTM core was loaded: ${ocrFiles.join(' ')}`);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations || []), [], 'no Content-Security-Policy violation');
+  assert.deepEqual(page.problems, [], 'no console error or page error');
+
+  // Pages per second: tesseract.js in the page (its engine's start left out) against native.
+  const c = await page.evaluate(async () => (await globalThis.figevalRenderer()).counters());
+  assert.equal(c.ocrPages, LAST - FIRST + 1);
+  const pageSeconds = (c.ocrMs - c.ocrFirstMs) / 1000;
+  const pagePps = (c.ocrPages - 1) / pageSeconds;
+  const nativePps = images.length / nativeSeconds(images);
+  console.log(`# OCR in the page (tesseract.js, one worker, ${DPI} dpi): first page ${(c.ocrFirstMs / 1000).toFixed(1)} s with the engine's start, then ${pagePps.toFixed(2)} pages/s`);
+  console.log(`# native tesseract (one process, the same ${DPI} dpi images): ${nativePps.toFixed(2)} pages/s`);
+  console.log(`# the page's OCR throughput is ${(pagePps / nativePps).toFixed(2)}× native's`);
+});
