@@ -87,6 +87,14 @@ test('filters narrow the items by group, by hit or miss, and by text', { skip },
   await setField(page, 'filter-text', needle);
   const shown = await page.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
   assert.ok(shown.includes(cli.per_item[4].question));
+  // Text that is not ASCII is lowercased by the browser (the wasm carries no case tables): the
+  // Kelvin sign U+212A lowercases to an ASCII k, so this needle finds what its ASCII form does.
+  const word = cli.per_item.map((r) => r.question.match(/\w*k\w*/i)?.[0]).find(Boolean);
+  const finds = (r) => [r.question, r.figure_ref, ...(r.tags ?? [])].some((t) => (t ?? '').toLowerCase().includes(word.toLowerCase()));
+  await setField(page, 'filter-text', word.toUpperCase().replace('K', '\u212A'));
+  const kelvin = await page.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
+  assert.deepEqual(kelvin, cli.per_item.filter(finds).map((r) => r.question));
+  assert.ok(kelvin.length > 0, word);
   await page.context().close();
 });
 
