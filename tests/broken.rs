@@ -1,4 +1,4 @@
-//! Broken and hostile PDFs (issue 20 §8, SECURITY.md): `figeval captions`, `figeval ground`
+//! Broken and hostile PDFs (SECURITY.md, "Broken and hostile PDFs"): `figeval captions`, `figeval ground`
 //! and `refsearch`'s start-up each give a clear error (exit 2, stderr naming the file and what
 //! is wrong) or a clean result, never a hang or a crash, on: an empty file, a file that is not a
 //! PDF, a PDF cut short, a header alone, a PDF with no pages, 20,000 blank pages, a page count

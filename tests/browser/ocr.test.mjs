@@ -1,4 +1,4 @@
-// OCR in the page (issue 20 §7): a scanned excerpt of the Octave manual (pages 332–337 drawn
+// OCR in the page (contract §13.7): a scanned excerpt of the Octave manual (pages 332–337 drawn
 // at 150 dpi in grey and put back together as JPEG images, `pdftoppm` + `img2pdf`, so it has no
 // text layer) opened in the page. Its pages are read by tesseract.js in a worker, from files
 // the page serves itself, under the page's CSP; the caption list equals `figeval captions` on
