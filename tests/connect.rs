@@ -322,7 +322,7 @@ fn probe_shows_what_the_mapping_read_beside_the_hits_keys() {
     ]);
     assert!((o.code() == Some(0)), "{}", o.stderr());
     let text = o.stdout();
-    assert!(text.contains("2 hit(s), 0 citing no page"), "{text}");
+    assert!(text.contains("2 hits, 0 citing no page"), "{text}");
     assert!(text.contains("#1 p.332 (page_start found 331)"), "{text}");
     assert!(text.contains("  content: \"text of page 332\""), "{text}");
     assert!(

@@ -93,7 +93,7 @@ fn probe(kind: Kind, server: &PyServer, keys: &str) {
     ]);
     assert_eq!(o.code(), Some(0), "{}", o.stderr());
     let text = o.stdout();
-    assert!(text.contains("5 hit(s), 0 citing no page"), "{text}");
+    assert!(text.contains("5 hits, 0 citing no page"), "{text}");
     assert!(text.contains("#1 p."), "{text}");
     assert!(text.contains(&format!("  keys: {keys}")), "{text}");
 }

@@ -414,7 +414,7 @@ fn score_notes_a_cut_off_last_line_and_lists_its_item_as_missing() {
     let o = score(dir.path(), &cap);
     o.exit(2)
         .stderr_has("line 3 is cut off")
-        .stderr_has("1 item(s) with no response")
+        .stderr_has("1 item with no response")
         .stderr_has("Which figure shows the third thing?");
 }
 

@@ -280,7 +280,7 @@ fn planted_errors_get_their_verdicts_and_write_fixed_repairs_them() {
         json!({"ok": 3, "moved": 6, "mention_only": 1, "absent": 1, "beyond_end": 1, "not_checked": 1, "unreadable": 0})
     );
     assert!(
-        err.contains("wrote") && err.contains("7 item(s) changed"),
+        err.contains("wrote") && err.contains("7 items changed"),
         "{err}"
     );
 

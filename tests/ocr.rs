@@ -190,7 +190,7 @@ fn with_ocr_never_every_figure_item_is_unreadable_not_absent() {
     );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("0 of 46 pages read by OCR; 46 page(s) could not be read"),
+        text.contains("0 of 46 pages read by OCR; 46 pages could not be read"),
         "{text}"
     );
     assert!(text.contains("could not be read (a scanned page"), "{text}");

@@ -104,7 +104,7 @@ test('a capture of another dataset is refused with one line naming both corpora'
   const first = (await bannerText(page)).split('\n')[0];
   assert.equal(first, 'this capture is for octave-manual; the dataset is nasa-apollo-11');
   // The core's full list is folded away, not gone.
-  assert.match(await page.textContent('[data-testid=banner-more]'), /33 response\(s\) for questions that are not in the dataset/);
+  assert.match(await page.textContent('[data-testid=banner-more]'), /33 responses for questions that are not in the dataset/);
   assert.equal(await page.locator('[data-testid=banner-more]').getAttribute('open'), null);
   await page.context().close();
 });

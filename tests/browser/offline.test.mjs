@@ -61,7 +61,7 @@ test('allow missing scores the rest, like figeval score --allow-missing', { skip
   const refused = await figeval(['score', '--responses', file, '--dataset', OCTAVE_DATASET]);
   assert.equal(refused.code, 2);
   const page = await scoreInPage(text);
-  assert.match(await page.locator('[data-testid=error-banner]').textContent(), /3 item\(s\) with no response/);
+  assert.match(await page.locator('[data-testid=error-banner]').textContent(), /3 items with no response/);
   await page.context().close();
   const cli = await figevalReport(['score', '--responses', file, '--dataset', OCTAVE_DATASET, '--allow-missing']);
   const allowed = await scoreInPage(text, { allowMissing: true });

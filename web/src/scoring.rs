@@ -240,7 +240,7 @@ pub(crate) mod tests {
         let d = dataset();
         let text = body("Where is the chart?", &[(4, 4)]).to_string();
         let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
-        assert!(err.message.contains("2 item(s) with no response"));
+        assert!(err.message.contains("2 items with no response"));
         assert_eq!(err.foreign, None, "one item was answered");
         let (r, said) = score_capture(&d, &text, true, 3, from("x")).unwrap();
         assert_eq!(r.summary.n, 1);

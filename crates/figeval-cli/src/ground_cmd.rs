@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use figeval::describe::counted;
 use figeval_document::ground::PageSource;
 use figeval_document::{render, Ground};
 use pagetext::{Document, OcrMode, Source};
@@ -69,9 +70,13 @@ fn pages(pdf: &Path, read: &ReadArgs) -> Result<Document, Failure> {
     if unreadable.len() > LISTED {
         let _ = writeln!(
             err,
-            "figeval: {}: {} more unreadable page(s)",
+            "figeval: {}: {} more",
             pdf.display(),
-            unreadable.len() - LISTED
+            counted(
+                unreadable.len() - LISTED,
+                "unreadable page",
+                "unreadable pages"
+            )
         );
     }
     if let Some(warning) = &doc.cache_warning {
@@ -283,9 +288,9 @@ fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failu
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "figeval: wrote {} with {} item(s) changed",
+        "figeval: wrote {} with {} changed",
         out.display(),
-        fixed.changes.len()
+        counted(fixed.changes.len(), "item", "items")
     );
     for c in &fixed.changes {
         let reason = match c.reason {
@@ -344,10 +349,10 @@ pub fn captions(pdf: &Path, json: bool, read: &ReadArgs) -> Outcome {
         }
         false => {
             let mut out = format!(
-                "figeval captions: {} ({} pages): {} caption(s)\n",
+                "figeval captions: {} ({}): {}\n",
                 pdf.display(),
-                pdf_pages,
-                captions.len()
+                counted(pdf_pages, "page", "pages"),
+                counted(captions.len(), "caption", "captions")
             );
             if let Some(note) = render::pages_read(pdf_pages, ocr_pages, &unreadable) {
                 let cached = doc.ocr_pages() - doc.ocr_runs();

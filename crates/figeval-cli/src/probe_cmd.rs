@@ -86,8 +86,9 @@ pub fn probe_text(reader: &Reader, read: &figeval::connector::MappedAnswer) -> S
     }
     let _ = writeln!(
         out,
-        "{} hit(s), {} citing no page",
-        read.pages.hits, read.pages.without_page
+        "{}, {} citing no page",
+        figeval::describe::counted(read.pages.hits, "hit", "hits"),
+        read.pages.without_page
     );
     for h in &read.hits {
         let pages = match h.read.pages {

@@ -35,9 +35,9 @@ pub fn run(paths: &[PathBuf]) -> Outcome {
         Ok(ExitCode::SUCCESS)
     } else {
         Err(Failure::Input(format!(
-            "{} of {} dataset(s) invalid: {}",
+            "{} of {} invalid: {}",
             failed.len(),
-            paths.len(),
+            figeval::describe::counted(paths.len(), "dataset", "datasets"),
             failed.join(", ")
         )))
     }

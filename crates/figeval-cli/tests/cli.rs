@@ -262,10 +262,10 @@ fn score_lists_unknown_duplicate_and_missing_questions() {
     assert_bad_capture(
         &text,
         &[
-            "1 response(s) for questions that are not in the dataset:",
+            "1 response for questions that are not in the dataset:",
             "\"Which figure is not in the dataset?\"",
-            "1 question(s) with more than one response:",
-            "2 item(s) with no response",
+            "1 question with more than one response:",
+            "2 items with no response",
             "\"Who were the three crewmen of the flight?\"",
         ],
     );
@@ -680,7 +680,7 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     let text = expect(&["compare", &base, &better, &worse]);
     text.exit(0);
     let t = text.stdout();
-    assert!(t.contains("2 run(s) against the base"), "{t}");
+    assert!(t.contains("2 runs against the base"), "{t}");
     assert!(t.contains("overall · page_hit_at_3"), "{t}");
     assert!(t.contains("1.0000 (3/3; 95% CI 0.44–1.00)"), "{t}");
     assert!(t.contains("Holm"), "{t}");
@@ -782,7 +782,7 @@ fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_
     assert!(
         t.contains(
             "Significance gate: exact two-sided McNemar test on the paired items, p Holm-adjusted \
-             across the 1 gated test(s)"
+             across the 1 gated test"
         ),
         "{t}"
     );
@@ -794,7 +794,7 @@ fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_
         "{t}"
     );
     assert!(
-        t.contains("held: no significant drop; 1 drop(s) within noise"),
+        t.contains("held: no significant drop; 1 drop within noise"),
         "{t}"
     );
     o.stderr_lacks("tripped");
@@ -931,7 +931,7 @@ fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run
         ))
         .stderr_lacks(&format!("{noisy}: overall"));
     let t = o.stdout();
-    assert!(t.contains("across the 2 gated test(s)"), "{t}");
+    assert!(t.contains("across the 2 gated tests"), "{t}");
     assert!(
         t.contains(&format!("{noisy}: overall · page_hit_at_3: -0.0303")),
         "{t}"

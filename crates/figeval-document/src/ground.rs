@@ -138,8 +138,9 @@ impl ItemGround {
                 self.figure_ref
             ),
             Verdict::Absent if unread > 0 => format!(
-                "{} appears nowhere in the pages that could be read, but {unread} page(s) could not be: read them (OCR: --ocr auto, a longer --ocr-timeout), then check again",
-                self.figure_ref
+                "{} appears nowhere in the pages that could be read, but {} could not be: read them (OCR: --ocr auto, a longer --ocr-timeout), then check again",
+                self.figure_ref,
+                figeval::describe::counted(unread, "page", "pages")
             ),
             Verdict::Absent => format!(
                 "{} appears nowhere in the document: check figure_ref, and that this is the PDF the dataset was written for",
@@ -1021,7 +1022,7 @@ mod tests {
         assert!(advice.contains("--ocr auto"), "{advice}");
         // Absent elsewhere: the advice says some pages could not be read.
         let absent = g.advice(&g.items[2]);
-        assert!(absent.contains("1 page(s) could not be"), "{absent}");
+        assert!(absent.contains("1 page could not be"), "{absent}");
     }
 
     #[test]

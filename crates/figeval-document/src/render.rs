@@ -49,8 +49,8 @@ pub fn pages_read(pdf_pages: u32, ocr_pages: u32, unreadable: &[Page]) -> Option
         }
         let _ = write!(
             note,
-            "; {} page(s) could not be read ({list})",
-            unreadable.len()
+            "; {} could not be read ({list})",
+            figeval::describe::counted(unreadable.len(), "page", "pages")
         );
     }
     Some(note)

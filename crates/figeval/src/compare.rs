@@ -318,7 +318,8 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
     let regrouped = pairs.iter().filter(|(b, a)| b.group != a.group).count();
     if regrouped > 0 {
         warnings.push(format!(
-            "{regrouped} paired question(s) changed group between the reports; the after grouping is used"
+            "{} changed group between the reports; the after grouping is used",
+            crate::describe::counted(regrouped, "paired question", "paired questions")
         ));
     }
     for (label, r) in [("before", before), ("after", after)] {
@@ -327,8 +328,8 @@ pub fn compare(before: &Report, after: &Report) -> Comparison {
         }
         if !r.unscored.is_empty() {
             warnings.push(format!(
-                "the {label} report left {} item(s) unscored",
-                r.unscored.len()
+                "the {label} report left {} unscored",
+                crate::describe::counted(r.unscored.len(), "item", "items")
             ));
         }
     }

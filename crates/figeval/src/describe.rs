@@ -12,9 +12,16 @@ pub(crate) fn value(v: &Value) -> String {
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
         Value::String(s) => format!("the string {:?}", start(s, 32)),
-        Value::Array(a) => format!("an array of {} element(s)", a.len()),
+        Value::Array(a) => format!("an array of {}", counted(a.len(), "element", "elements")),
         Value::Object(_) => "an object".to_string(),
     }
+}
+
+/// A count and its noun, singular for one: `1 item`, `3 items`. Every message says a count
+/// this way, never `item(s)`.
+pub fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let noun = if n == N::from(1) { one } else { many };
+    format!("{n} {noun}")
 }
 
 /// The first `chars` characters of `s` (characters, not bytes): the one place a text is cut.
@@ -57,6 +64,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_count_takes_its_noun_singular_for_one() {
+        assert_eq!(counted(0_usize, "item", "items"), "0 items");
+        assert_eq!(counted(1_u64, "item", "items"), "1 item");
+        assert_eq!(counted(2_u32, "match", "matches"), "2 matches");
+    }
+
+    #[test]
     fn start_cuts_on_characters_not_bytes() {
         assert_eq!(start("ééééé", 3), "ééé…");
         assert_eq!(start("abc", 3), "abc");
@@ -67,10 +81,7 @@ mod tests {
     fn values_are_described_by_their_type() {
         assert_eq!(value(&serde_json::json!(1.5)), "the number 1.5");
         assert_eq!(value(&serde_json::json!({})), "an object");
-        assert_eq!(
-            value(&serde_json::json!([1, 2])),
-            "an array of 2 element(s)"
-        );
+        assert_eq!(value(&serde_json::json!([1, 2])), "an array of 2 elements");
         assert_eq!(value(&serde_json::json!("x")), "the string \"x\"");
     }
 }

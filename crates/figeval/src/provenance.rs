@@ -265,8 +265,8 @@ fn cause(pages: i64, labelled: bool) -> String {
         1 => "0-based page numbers read as 1-based".into(),
         -1 => "1-based page numbers read as 0-based".into(),
         _ => format!(
-            "the cited pages are {} page(s) {} the pages that print the hits' text",
-            pages.abs(),
+            "the cited pages are {} {} the pages that print the hits' text",
+            crate::describe::counted(pages.unsigned_abs() as usize, "page", "pages"),
             if pages > 0 { "before" } else { "after" }
         ),
     }

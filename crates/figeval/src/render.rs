@@ -138,7 +138,7 @@ fn metric_disagreement(m: &MetricDelta) -> Option<String> {
 
 /// The provenance audit in one line (contract §14.8), as the text report leads with it: `120
 /// of 150 hits checked are printed on a page they cite (0.8); 12 hits not found in the PDF;
-/// 28 hits sit +1 page(s) from their text: 0-based page numbers read as 1-based`.
+/// 28 hits sit +1 page from their text: 0-based page numbers read as 1-based`.
 #[cfg(feature = "connectors")]
 pub fn provenance_line(p: &crate::provenance::Provenance) -> String {
     let mut out = match p.rate {
@@ -153,15 +153,18 @@ pub fn provenance_line(p: &crate::provenance::Provenance) -> String {
     if p.not_found > 0 {
         let _ = write!(
             out,
-            "; {} hit(s) too short to check or not found in the PDF",
-            p.not_found
+            "; {} too short to check or not found in the PDF",
+            crate::describe::counted(p.not_found, "hit", "hits")
         );
     }
     if let Some(o) = &p.offset {
         let _ = write!(
             out,
-            "; {} hits sit {:+} page(s) from their text: {}",
-            o.hits, o.pages, o.cause
+            "; {} hits sit {:+} {} from their text: {}",
+            o.hits,
+            o.pages,
+            if o.pages.abs() == 1 { "page" } else { "pages" },
+            o.cause
         );
     }
     out
@@ -177,8 +180,9 @@ pub fn report_text(report: &Report, label: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "{label}: corpus {}, {} item(s) scored",
-        report.corpus_id, report.summary.n
+        "{label}: corpus {}, {} scored",
+        report.corpus_id,
+        crate::describe::counted(report.summary.n, "item", "items")
     );
     let _ = write!(out, "  {:<9} {:>4}", "group", "n");
     for m in Metric::ALL {
@@ -532,10 +536,10 @@ pub fn finding(f: Finding) -> &'static str {
 /// What the significance gate follows, in one sentence every rendering starts with.
 pub fn gate_method(g: &SignificanceGate) -> String {
     format!(
-        "{}, p Holm-adjusted across the {} gated test(s) ({}); a drop trips the gate when the \
-         adjusted p is below {}",
+        "{}, p Holm-adjusted across the {} ({}); a drop trips the gate when the adjusted p is \
+         below {}",
         g.test,
-        g.checks.len(),
+        crate::describe::counted(g.checks.len(), "gated test", "gated tests"),
         g.adjustment,
         decimal::shortest(g.alpha)
     )
@@ -577,9 +581,16 @@ fn gate_verdict(g: &SignificanceGate) -> String {
     let sig = g.significant().count();
     let noise = g.drops().count() - sig;
     if g.tripped {
-        format!("TRIPPED: {sig} significant drop(s); {noise} drop(s) within noise")
+        format!(
+            "TRIPPED: {}; {} within noise",
+            crate::describe::counted(sig, "significant drop", "significant drops"),
+            crate::describe::counted(noise, "drop", "drops")
+        )
     } else {
-        format!("held: no significant drop; {noise} drop(s) within noise")
+        format!(
+            "held: no significant drop; {} within noise",
+            crate::describe::counted(noise, "drop", "drops")
+        )
     }
 }
 
@@ -596,7 +607,11 @@ pub fn gate_text(g: &SignificanceGate) -> String {
     }
     let flat = g.checks.len() - g.drops().count();
     if flat > 0 {
-        let _ = writeln!(out, "  {flat} gated test(s) did not fall");
+        let _ = writeln!(
+            out,
+            "  {} did not fall",
+            crate::describe::counted(flat, "gated test", "gated tests")
+        );
     }
     let _ = writeln!(out, "  {}", gate_verdict(g));
     out
@@ -632,7 +647,11 @@ pub fn gate_markdown(g: &SignificanceGate) -> String {
     }
     let flat = g.checks.len() - g.drops().count();
     if flat > 0 {
-        let _ = writeln!(out, "{flat} gated test(s) did not fall.\n");
+        let _ = writeln!(
+            out,
+            "{} did not fall.\n",
+            crate::describe::counted(flat, "gated test", "gated tests")
+        );
     }
     let _ = writeln!(out, "**{}**", markdown_escape(&gate_verdict(g)));
     out
@@ -671,8 +690,8 @@ pub fn matrix_text(m: &Matrix) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "figeval compare: {} run(s) against the base {}",
-        m.rows.len() - 1,
+        "figeval compare: {} against the base {}",
+        crate::describe::counted(m.rows.len() - 1, "run", "runs"),
         m.rows[0].label
     );
     for w in &m.warnings {
@@ -738,8 +757,8 @@ pub fn matrix_disagreements(m: &Matrix) -> Vec<String> {
 pub fn matrix_p_note(m: &Matrix) -> String {
     format!(
         "p is the exact McNemar test of each run against the base; Holm adjusts it across the {} \
-         run(s) compared with the base.",
-        m.rows.len() - 1
+         compared with the base.",
+        crate::describe::counted(m.rows.len() - 1, "run", "runs")
     )
 }
 
@@ -749,8 +768,8 @@ pub fn matrix_markdown(m: &Matrix) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## figeval compare: {} run(s) against {}\n",
-        m.rows.len() - 1,
+        "## figeval compare: {} against {}\n",
+        crate::describe::counted(m.rows.len() - 1, "run", "runs"),
         markdown_escape(&m.rows[0].label)
     );
     for w in &m.warnings {
@@ -789,8 +808,8 @@ pub fn matrix_markdown(m: &Matrix) -> String {
     }
     let _ = writeln!(
         out,
-        "\n*p: exact McNemar of each run against the base; Holm: adjusted across the {} run(s).*",
-        m.rows.len() - 1
+        "\n*p: exact McNemar of each run against the base; Holm: adjusted across the {}.*",
+        crate::describe::counted(m.rows.len() - 1, "run", "runs")
     );
     for line in matrix_disagreements(m) {
         let _ = writeln!(out, "\n*{}*", markdown_escape(&line));
@@ -827,8 +846,8 @@ mod tests {
         let first = report_text(&r, "run").lines().next().unwrap().to_string();
         assert_eq!(
             first,
-            "provenance: 0 of 162 hits checked are printed on a page they cite (0); 3 hit(s) too \
-             short to check or not found in the PDF; 162 hits sit +1 page(s) from their text: \
+            "provenance: 0 of 162 hits checked are printed on a page they cite (0); 3 hits too \
+             short to check or not found in the PDF; 162 hits sit +1 page from their text: \
              0-based page numbers read as 1-based"
         );
         r.provenance = Some(Provenance {

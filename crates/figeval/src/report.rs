@@ -107,7 +107,12 @@ impl fmt::Display for Disagreement {
             } => write!(f, "{path} is {stated} but per_item gives {computed}"),
             Disagreement::MissingGroup { group, items } => write!(
                 f,
-                "by_group has no {group} but per_item has {items} {group} item(s)"
+                "by_group has no {group} but per_item has {}",
+                crate::describe::counted(
+                    *items,
+                    &format!("{group} item"),
+                    &format!("{group} items")
+                )
             ),
             Disagreement::EmptyGroup { group } => write!(
                 f,
@@ -559,7 +564,7 @@ mod tests {
                     group: Group::Prose,
                     items: 7,
                 },
-                "by_group has no prose but per_item has 7 prose item(s)",
+                "by_group has no prose but per_item has 7 prose items",
             ),
             (
                 Disagreement::EmptyGroup {
@@ -648,7 +653,7 @@ mod tests {
         v["by_group"].as_object_mut().unwrap().remove("prose");
         assert_eq!(
             refusal(&v),
-            "by_group has no prose but per_item has 7 prose item(s)"
+            "by_group has no prose but per_item has 7 prose items"
         );
         let mut v = thirty_three();
         let prose = v["by_group"]["prose"].clone();

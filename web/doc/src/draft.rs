@@ -89,9 +89,9 @@ impl Editor {
             None => Editor::default(),
             Some(Ok(draft)) => Editor {
                 notice: format!(
-                    "Your draft of {} with {} item(s) was restored from this browser.",
+                    "Your draft of {} with {} was restored from this browser.",
                     quoted(&draft.corpus_id),
-                    draft.items.len()
+                    figeval::describe::counted(draft.items.len(), "item", "items")
                 ),
                 draft,
                 ..Editor::default()
@@ -328,7 +328,7 @@ mod tests {
         assert_eq!(back.draft, e.draft);
         assert!(back
             .notice
-            .contains("\"octave-manual\" with 2 item(s) was restored"));
+            .contains("\"octave-manual\" with 2 items was restored"));
         let bad = Editor::restore(Some("{"));
         assert_eq!(bad.draft, Draft::default());
         assert!(

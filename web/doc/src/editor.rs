@@ -6,6 +6,7 @@
 //! Every string from the PDF or a dataset reaches the DOM as text (Yew escapes; inputs get
 //! their text as a value).
 
+use figeval::describe::counted;
 use figeval::Kind;
 use figeval_document::editor::{join_tags, Draft, Field, Problem, PROSE_TAG};
 use figeval_document::headings::section_headings;
@@ -347,8 +348,8 @@ pub fn editor_panel() -> Html {
                     Err(why) => Action::Refused(why),
                     Ok(text) => match Draft::import(&text) {
                         Ok(d) => {
-                            let n = d.items.len();
-                            Action::Open(d, format!("{name} opened: {n} item(s)."))
+                            let n = counted(d.items.len(), "item", "items");
+                            Action::Open(d, format!("{name} opened: {n}."))
                         }
                         Err(errors) => {
                             Action::Refused(format!("{name} cannot be opened: {errors}"))
@@ -364,8 +365,8 @@ pub fn editor_panel() -> Html {
         Callback::from(move |_: MouseEvent| {
             editor.dispatch(match Draft::import(text) {
                 Ok(d) => {
-                    let n = d.items.len();
-                    Action::Open(d, format!("{what} opened: {n} item(s)."))
+                    let n = counted(d.items.len(), "item", "items");
+                    Action::Open(d, format!("{what} opened: {n}."))
                 }
                 Err(errors) => Action::Refused(errors.to_string()),
             })
@@ -380,9 +381,9 @@ pub fn editor_panel() -> Html {
         Callback::from(move |_: MouseEvent| {
             let draft = Draft::from_dataset(&d);
             let notice = format!(
-                "The loaded dataset ({:?}, {} item(s)) opened in the editor.",
+                "The loaded dataset ({:?}, {}) opened in the editor.",
                 d.corpus_id,
-                d.items.len()
+                counted(d.items.len(), "item", "items")
             );
             editor.dispatch(Action::Open(draft, notice));
         })
@@ -404,8 +405,10 @@ pub fn editor_panel() -> Html {
     };
     let general: Vec<&Problem> = problems.iter().filter(|p| p.items.is_empty()).collect();
     let summary = format!(
-        "{} item(s) · {errors} error(s) · {warnings} warning(s){}",
-        editor.draft.items.len(),
+        "{} · {} · {}{}",
+        counted(editor.draft.items.len(), "item", "items"),
+        counted(errors, "error", "errors"),
+        counted(warnings, "warning", "warnings"),
         if errors == 0 {
             ""
         } else {

@@ -121,8 +121,8 @@ pub fn ground_panel() -> Html {
         (Texts::Ready(p), DatasetIn::Invalid(errors), None) => (
             "no-dataset",
             format!(
-                "The dataset does not parse ({} error(s)), so it cannot be checked against the {} pages: {}",
-                errors.len(),
+                "The dataset does not parse ({}), so it cannot be checked against the {} pages: {}",
+                figeval::describe::counted(errors.len(), "error", "errors"),
                 p.texts.len(),
                 errors.first().map_or("", String::as_str)
             ),

@@ -163,21 +163,21 @@ impl fmt::Display for CaptureError {
             }
             CaptureError::UnknownQuestions(qs) => write!(
                 f,
-                "{} response(s) for questions that are not in the dataset:{}",
-                qs.len(),
+                "{} for questions that are not in the dataset:{}",
+                describe::counted(qs.len(), "response", "responses"),
                 describe::question_list(qs, LISTED_QUESTIONS)
             ),
             CaptureError::DuplicateResponses(qs) => write!(
                 f,
-                "{} question(s) with more than one response:{}",
-                qs.len(),
+                "{} with more than one response:{}",
+                describe::counted(qs.len(), "question", "questions"),
                 describe::question_list(qs, LISTED_QUESTIONS)
             ),
             CaptureError::MissingResponses(qs) => write!(
                 f,
-                "{} item(s) with no response (allow missing responses to score the rest and \
-                 list these as unscored):{}",
-                qs.len(),
+                "{} with no response (allow missing responses to score the rest and list \
+                 these as unscored):{}",
+                describe::counted(qs.len(), "item", "items"),
                 describe::question_list(qs, LISTED_QUESTIONS)
             ),
             CaptureError::Empty => f.write_str("the capture holds no response"),
@@ -198,7 +198,11 @@ impl fmt::Display for CaptureError {
             ),
             #[cfg(feature = "connectors")]
             CaptureError::NoPage { at, reason } => write!(f, "{at}: {reason}"),
-            CaptureError::More(n) => write!(f, "… and {n} more error(s) like those above"),
+            CaptureError::More(n) => write!(
+                f,
+                "… and {n} more {} like those above",
+                if *n == 1 { "error" } else { "errors" }
+            ),
         }
     }
 }

@@ -78,7 +78,7 @@ fn a_single_body_pairs_and_the_rest_may_be_allowed_missing() {
     assert_eq!(s.records.len(), 1);
     assert_eq!(s.unscored, ["Which figure shows A?"]);
     let e = score(&body("Which figure shows B?", 2), false).unwrap_err();
-    assert!(e.to_string().contains("1 item(s) with no response"), "{e}");
+    assert!(e.to_string().contains("1 item with no response"), "{e}");
     assert!(e.to_string().contains("\"Which figure shows A?\""), "{e}");
 }
 
@@ -108,12 +108,12 @@ fn unknown_duplicate_and_missing_questions_are_all_listed() {
         envelope("Which figure shows C?", 1)
     );
     let e = score(&text, false).unwrap_err().to_string();
-    assert!(e.contains("1 response(s) for questions that are not in the dataset:\n    - \"Which figure shows C?\""), "{e}");
+    assert!(e.contains("1 response for questions that are not in the dataset:\n    - \"Which figure shows C?\""), "{e}");
     assert!(
-        e.contains("1 question(s) with more than one response:\n    - \"Which figure shows A?\""),
+        e.contains("1 question with more than one response:\n    - \"Which figure shows A?\""),
         "{e}"
     );
-    assert!(e.contains("1 item(s) with no response"), "{e}");
+    assert!(e.contains("1 item with no response"), "{e}");
 }
 
 #[test]
