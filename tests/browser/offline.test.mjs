@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, readGroupTable,
   assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies, rateText, signed,
-  deltaIntervalText, intervalData, intervalText, fixed,
+  deltaIntervalText, intervalData, intervalText, fixed, searchBody,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -95,6 +95,22 @@ test('filters narrow the items by group, by hit or miss, and by text', { skip },
   const kelvin = await page.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
   assert.deepEqual(kelvin, cli.per_item.filter(finds).map((r) => r.question));
   assert.ok(kelvin.length > 0, word);
+  await page.context().close();
+});
+
+test("a prose row's figure_chunk_at_3 is a control, not marked as a miss", { skip }, async () => {
+  // Every item hits at rank 1 with a text chunk: figure_chunk_at_3 is 0 in every group.
+  const text = dataset.items.map((it) => JSON.stringify(searchBody(it.question, [[it.expected_pages[0], it.expected_pages[0]]]))).join('\n');
+  const page = await scoreInPage(text);
+  const cell = (group) => page.locator(`[data-testid=group-table] tr[data-group=${group}] td[data-metric=figure_chunk_at_3]`);
+  const looks = (group) => cell(group).evaluate((td) => ({ classes: [...td.classList], color: getComputedStyle(td.querySelector('.rate')).color, title: td.title, rate: td.dataset.rate }));
+  const [prose, locate] = [await looks('prose'), await looks('locate')];
+  assert.equal(prose.rate, '0.0000');
+  assert.equal(locate.rate, '0.0000');
+  assert.ok(locate.classes.includes('zero'), 'a figure group at 0 is marked');
+  assert.ok(!prose.classes.includes('zero') && prose.classes.includes('control'), JSON.stringify(prose));
+  assert.notEqual(prose.color, locate.color, 'the prose zero is not drawn in the miss colour');
+  assert.match(prose.title, /prose items ask for no figure/);
   await page.context().close();
 });
 

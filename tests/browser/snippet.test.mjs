@@ -24,6 +24,8 @@ after(async () => {
 });
 
 const LONG = `${'Long   content\n'.repeat(40)}<b>markup stays text</b>`;
+// A figure summary longer than the 200 characters a report keeps of it.
+const LONG_SUMMARY = 'A contour plot of the peaks function over a square grid, drawn with ten levels. '.repeat(4);
 
 /** Six matches per item: rank 1 long content with a figure summary, rank 2 markup, rank 3 no
  * content string, ranks 4–6 short; every one on the item's first expected page. */
@@ -33,7 +35,7 @@ function bodies() {
     const m = (content, extra = {}) => ({ chunk_id: `c${i}-${Object.keys(extra).length}`, content,
       provenance: { page_start: page, page_end: page }, metadata: { chunk_kind: 'text' }, ...extra });
     return { query: it.question, matches: [
-      m(LONG, { metadata: { chunk_kind: 'figure', figure: { summary: `A plot for item ${i}.` } } }),
+      m(LONG, { metadata: { chunk_kind: 'figure', figure: { summary: i === 1 ? LONG_SUMMARY : `A plot for item ${i}.` } } }),
       m('<img src=x onerror="window.__pwned=1">'),
       m(42),
       m('four'), m('five'), m('six'),
@@ -61,6 +63,12 @@ test('a scored capture shows what each ranked match said, as text, cut at 300 ch
   assert.match(snippets[2].text, /no content text/);
   assert.equal(snippets[3].quoted, 'four');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.match(await win.locator('p.small').first().textContent(), /^6 matches returned; the top 5 are recorded\./, 'no "(es)" plural');
+  assert.equal(await win.locator('[data-testid=no-snippets]').count(), 0, 'a scored capture keeps what the matches said');
+  // A figure summary the report keeps cut (its first 200 characters) ends with "…".
+  await page.click('[data-testid=item-row] >> nth=1 >> [data-testid=item-toggle]');
+  const summaries = await page.locator('[data-testid=ranked-window] >> nth=1 >> [data-testid=figure-summary]').allTextContents();
+  assert.deepEqual(summaries, [`${LONG_SUMMARY.slice(0, 200)}…`]);
 
   // The same report saved and opened as a file: no responses, so no snippets.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-report]')]);
@@ -72,6 +80,8 @@ test('a scored capture shows what each ranked match said, as text, cut at 300 ch
   if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click();
   await page.waitForSelector('[data-testid=ranked-window] [data-testid=window-row]');
   assert.equal(await page.locator('[data-testid=match-snippet]').count(), 0, 'a report file carries no content');
+  assert.match(await page.locator('[data-testid=no-snippets]').first().textContent(),
+    /not kept in a report: this one was opened from a file or a link, so the window shows chunk ids and cited pages only/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

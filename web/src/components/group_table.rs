@@ -14,7 +14,7 @@
 //! 0.9231, 12 of 13, 95% CI 0.67 to 0.99" (the metric, the group, the rate, the hits out of n,
 //! the interval when there is one).
 
-use figeval::{Metric, Report, Scope, Summary};
+use figeval::{Group, Metric, Report, Scope, Summary};
 use yew::prelude::*;
 
 use crate::components::table_scroll::table_scroll;
@@ -76,10 +76,15 @@ pub fn spoken_rate(m: Metric, scope: &str, s: &Summary) -> String {
 fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
     let rate = s.rate(m);
     let hits = s.hits(m);
+    // Prose items ask for no figure, so figure_chunk_at_3 on prose is a control that may well
+    // be 0: it is never marked as a miss.
+    let control = group == Group::Prose.name() && m == Metric::FigureChunkAt3;
     let level = if s.n == 0 {
         "none"
     } else if hits == s.n {
         "all"
+    } else if control {
+        "control"
     } else if hits == 0 {
         "zero"
     } else {
@@ -89,6 +94,7 @@ fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
         <td data-metric={m.name()} data-rate={format::rate(rate)} data-hits={hits.to_string()}
             aria-label={spoken_rate(m, group, s)}
             data-n={s.n.to_string()} data-ci={format::ci_attr(s.ci(m))}
+            title={control.then_some("prose items ask for no figure: a low rate here is expected")}
             class={classes!("metric", level, (m == Metric::PageHitAt3).then_some("headline"))}>
             <span class="rate">{ format::rate(rate) }</span>{ " " }
             <span class="hits">{ format::hits_with_ci(hits, s.n, s.ci(m)) }</span>

@@ -2,6 +2,7 @@
 //! summaries of the top 3, and — when the responses were read in this page (a live run, a
 //! scored capture) — what each match said (`match-snippet`).
 
+use figeval::score::SUMMARY_CHARS;
 use figeval::snippet::Snippet;
 use figeval::{Report, ScoreConfig};
 use yew::prelude::*;
@@ -77,6 +78,16 @@ fn said_row(s: &Snippet) -> Html {
     }
 }
 
+/// A figure summary as the report keeps it, its first [`SUMMARY_CHARS`] characters, with "…"
+/// when it is that long (so it was most likely cut there, maybe mid-word).
+fn summary(s: &str) -> String {
+    if s.chars().count() >= SUMMARY_CHARS {
+        format!("{s}…")
+    } else {
+        s.to_string()
+    }
+}
+
 /// The window.
 #[function_component(RankedWindow)]
 pub fn ranked_window(props: &RankedWindowProps) -> Html {
@@ -121,9 +132,16 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
     html! {
         <div class="window" data-testid="ranked-window" data-expected={format::pages(&rec.expected_pages)}>
             <p class="muted small">
-                { format!("{} match(es) returned; the top {} are recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
-                    rec.matches_returned, rec.top.len(), format::pages(&rec.expected_pages)) }
+                { format!("{} returned; {} recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
+                    format::counted(rec.matches_returned as usize, "match", "matches"),
+                    if rec.top.len() == 1 { "the top one is".to_string() } else { format!("the top {} are", rec.top.len()) },
+                    format::pages(&rec.expected_pages)) }
             </p>
+            if props.said.is_none() && !rec.top.is_empty() {
+                <p class="muted small" data-testid="no-snippets">
+                    { "What each match said is not kept in a report: this one was opened from a file or a link, so the window shows chunk ids and cited pages only. Score its capture here to see the matches' text." }
+                </p>
+            }
             if rec.top.is_empty() {
                 <p class="muted">{ "The deployment returned no matches for this question." }</p>
             } else {
@@ -142,7 +160,7 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                 <div class="summaries">
                     <h3>{ "Figure summaries in the top 3" }</h3>
                     <ul>
-                        { for rec.figure_summaries_at_3.iter().map(|s| html! { <li data-testid="figure-summary">{ s.clone() }</li> }) }
+                        { for rec.figure_summaries_at_3.iter().map(|s| html! { <li data-testid="figure-summary">{ summary(s) }</li> }) }
                     </ul>
                 </div>
             }

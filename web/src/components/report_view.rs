@@ -171,7 +171,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                 <p class="muted small legend-text">
                     { "Each cell: rate (hits/n; its 95% interval). page_hit_at_3 is the headline; precise_page_hit_at_3 leaves out matches wider than " }
                     { format::span(r.max_precise_span_pages) }
-                    { "; figure_chunk_at_3 counts only described figure chunks; the prose group is the non-figure control." }
+                    { "; figure_chunk_at_3 counts only described figure chunks; the prose group is the non-figure control, whose figure_chunk_at_3 is not marked as a miss (prose items ask for no figure)." }
                 </p>
                 <BarChart report={report.clone()} />
             </section>
