@@ -4,14 +4,17 @@
 //! arrive (one flushed line each, so a crash loses nothing), progress is printed in dataset
 //! order, and the report lists items in dataset order whatever order answers came in. The
 //! first failure stops new searches, lets those in flight finish into the capture, and ends
-//! the run with exit 3 and no report: a failure is never scored as a miss.
+//! the run with exit 3 and no report: a failure is never scored as a miss. Through a connector,
+//! until the first answer with hits is seen to cite a page, a worker asks its next question
+//! only once its last answer has been read, so a mapping that reads no page stops the run
+//! with one question in flight per worker at most.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use figeval::connector::{AnswerPages, Asked, Secrets};
@@ -108,6 +111,11 @@ pub fn run(args: &RunArgs) -> Outcome {
     // Answers safely in the capture: those it held, and those written since.
     let mut in_capture = from_capture.iter().filter(|&&c| c).count();
     let workers = (args.concurrency as usize).min(todo.len());
+    // Through a connector, until the first answer with hits is decided: how many answers the
+    // workers have sent and the reading below has taken in, so a worker waits for its own.
+    let undecided = AtomicBool::new(connect.reader.is_some());
+    let sent = AtomicUsize::new(0);
+    let read = (Mutex::new(0usize), Condvar::new());
     progress.advance(pairing.records(), &from_capture);
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel::<(usize, Result<Answer, String>)>();
@@ -116,6 +124,7 @@ pub fn run(args: &RunArgs) -> Outcome {
             let (agent, url, todo, next, stop, request, dataset, connect, secrets) = (
                 &agent, &url, &todo, &next, &stop, &request, &dataset, &connect, &secrets,
             );
+            let (undecided, sent, read) = (&undecided, &sent, &read);
             s.spawn(move || loop {
                 if stop.load(Ordering::SeqCst) {
                     return;
@@ -136,8 +145,14 @@ pub fn run(args: &RunArgs) -> Outcome {
                     // Stop at once, before this worker takes another item.
                     stop.store(true, Ordering::SeqCst);
                 }
+                let mine = sent.fetch_add(1, Ordering::SeqCst) + 1;
                 if tx.send((i, answer)).is_err() {
                     return;
+                }
+                let (count, taken) = read;
+                let mut count = count.lock().unwrap_or_else(|e| e.into_inner());
+                while undecided.load(Ordering::SeqCst) && *count < mine {
+                    count = taken.wait(count).unwrap_or_else(|e| e.into_inner());
                 }
             });
         }
@@ -192,6 +207,12 @@ pub fn run(args: &RunArgs) -> Outcome {
                     }
                 }
             }
+            if first_hits.decided || stop.load(Ordering::SeqCst) {
+                undecided.store(false, Ordering::SeqCst);
+            }
+            let (count, taken) = &read;
+            *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            taken.notify_all();
         }
     });
     let answered = pairing.records().iter().flatten().count();
