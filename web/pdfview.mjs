@@ -30,7 +30,7 @@ const cache = new Map(); // page -> data URL, in use order
 const waiting = new Set(); // images watched until they are on screen
 const queue = []; // images on screen, waiting for a render
 let running = 0;
-const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null };
+const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, textReads: 0 };
 
 const pageOf = (img) => Number(img.dataset.thumb);
 
@@ -449,8 +449,34 @@ async function ocrPage(d, n) {
  * `null` its text layer, a number the OCR's mean word confidence (0 to 100), a string why OCR
  * could not read it (its text is then empty). Rejects when the document is closed meanwhile.
  */
-export async function texts(progress, first = []) {
-  if (!doc) throw new Error('no PDF is open');
+export function texts(progress, first = []) {
+  if (!doc) return Promise.reject(new Error('no PDF is open'));
+  // One read per open document: a second caller (the document module reports an open PDF
+  // again when it starts after it) shares the read under way, or its result, and its
+  // progress, so a scanned PDF is not read by OCR twice and *Stop OCR* stops the one read.
+  if (textsRun && textsRun.gen === generation) {
+    if (progress) {
+      textsRun.listeners.add(progress);
+      if (textsRun.last) progress(...textsRun.last);
+    }
+    return textsRun.promise;
+  }
+  const run = { gen: generation, listeners: new Set(progress ? [progress] : []), last: null };
+  textsRun = run;
+  run.promise = readTexts((done, total) => {
+    run.last = [done, total];
+    for (const l of run.listeners) l(done, total);
+  }, first).catch((e) => {
+    if (textsRun === run) textsRun = null;
+    throw e;
+  });
+  return run.promise;
+}
+
+let textsRun = null; // { gen, listeners, last, promise } of the open document's read
+
+async function readTexts(progress, first) {
+  stats.textReads++;
   const d = doc;
   const gen = generation;
   const out = [];
@@ -513,7 +539,8 @@ export async function texts(progress, first = []) {
 
 /**
  * Counters for tests and benchmarks: thumbnails rendered, cache hits, cache size, first thumbnail;
- * pages read by OCR, the time they took (ms) and the first one's (with the engine's start).
+ * pages read by OCR, the time they took (ms) and the first one's (with the engine's start); reads
+ * of a document's page texts (`texts()` callers that share one read count once).
  */
 export function counters() {
   return { ...stats, cached: cache.size, cacheLimit: CACHE_LIMIT, queued: queue.length, watching: waiting.size };

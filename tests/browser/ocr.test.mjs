@@ -37,6 +37,13 @@ function scannedExcerpt() {
   return { pdf, images };
 }
 
+let made;
+/** The scanned excerpt, made once for the file's tests. */
+function excerpt() {
+  dir ??= scratch();
+  return (made ??= scannedExcerpt());
+}
+
 /** Native tesseract over the same page images, one process at a time: seconds. */
 function nativeSeconds(images) {
   const started = process.hrtime.bigint();
@@ -48,8 +55,7 @@ function nativeSeconds(images) {
 }
 
 test('a scanned excerpt is read by tesseract.js in the page, and its captions are figeval captions\'', { skip }, async () => {
-  dir = scratch();
-  const { pdf, images } = scannedExcerpt();
+  const { pdf, images } = excerpt();
   const r = await figeval(['captions', '--pdf', pdf, '--format', 'json', '--no-cache']);
   assert.equal(r.code, 0, `figeval captions exited ${r.code}:\n${r.stderr}`);
   const native = JSON.parse(r.stdout);
@@ -111,4 +117,35 @@ test('a scanned excerpt is read by tesseract.js in the page, and its captions ar
   console.log(`# OCR in the page (tesseract.js, one worker, ${DPI} dpi): first page ${(c.ocrFirstMs / 1000).toFixed(1)} s with the engine's start, then ${pagePps.toFixed(2)} pages/s`);
   console.log(`# native tesseract (one process, the same ${DPI} dpi images): ${nativePps.toFixed(2)} pages/s`);
   console.log(`# the page's OCR throughput is ${(pagePps / nativePps).toFixed(2)}× native's`);
+});
+
+test('Stop OCR ends the reading after the page under way, and the caption list names the pages not read', { skip }, async () => {
+  const { pdf } = excerpt();
+  const pages = LAST - FIRST + 1;
+  const page = await openApp(h.browser, h.site.url);
+  await page.setInputFiles('[data-testid=pdf-input]', pdf);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.click('[data-testid=doc-view-captions]');
+  await page.waitForSelector('[data-testid=ocr-status][data-running=true]', { timeout: 60_000 });
+  // The first page is under way (the engine takes seconds to start): stop now.
+  await page.click('[data-testid=ocr-cancel]');
+  await page.waitForSelector('[data-testid=ocr-status][data-running=false]', { timeout: 120_000 });
+  const status = await page.textContent('[data-testid=ocr-status]');
+  const m = status.match(new RegExp(`^(\\d+) of ${pages} pages read by OCR \\(stopped: (\\d+) not read\\)\\.`));
+  assert.ok(m, status);
+  const [read, notRead] = [Number(m[1]), Number(m[2])];
+  assert.equal(read + notRead, pages, status);
+  assert.ok(notRead >= 1, status);
+  const c = await page.evaluate(async () => (await globalThis.figevalRenderer()).counters());
+  assert.equal(c.ocrPages, read, 'no page was read by OCR after the stop');
+  // The document module, started after the PDF was open, asks for the texts twice (the open
+  // PDF, then its announcement): one read serves both, so nothing reads on after the stop.
+  assert.equal(c.textReads, 1, 'the page texts were read once');
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 60_000 });
+  const listed = await page.textContent('[data-testid=caption-list] [role=status]');
+  const note = listed.match(new RegExp(`\\(${read} of ${pages} pages read by OCR; ${notRead} ${notRead === 1 ? 'page' : 'pages'} could not be read \\(([\\d,]+)\\)\\)`));
+  assert.ok(note, listed);
+  assert.equal(note[1].split(',').length, notRead, listed);
+  assert.deepEqual(page.problems, [], 'no console error or page error');
+  await page.context().close();
 });

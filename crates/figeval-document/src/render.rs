@@ -34,8 +34,9 @@ fn pages_text(pages: &[Page]) -> String {
 }
 
 /// How the pages were read, when any went through OCR or could not be read: `46 of 46 pages
-/// read by OCR`, then `; 2 pages could not be read (pp. 3, 4)`; `None` for a document read
-/// from its text layer alone. `figeval ground` and `figeval captions` print it.
+/// read by OCR`, then `; 2 pages could not be read (3,4)`; `None` for a document read from
+/// its text layer alone. `figeval ground` and `figeval captions` print it, and the page's
+/// caption list says it.
 pub fn pages_read(pdf_pages: u32, ocr_pages: u32, unreadable: &[Page]) -> Option<String> {
     if ocr_pages == 0 && unreadable.is_empty() {
         return None;

@@ -2,6 +2,7 @@
 //! `figeval_document::find_captions` finds in the page texts — the same finder the ground check uses —
 //! with its page, its text and a thumbnail of the page.
 
+use figeval::describe::counted;
 use yew::prelude::*;
 
 use crate::editor::{add_button, EditorHandle};
@@ -14,18 +15,17 @@ pub fn caption_list() -> Html {
     let doc = use_context::<Doc>().expect("the module provides Doc");
     let editor = use_context::<EditorHandle>().expect("the module provides the editor");
     let (status, text) = match &doc.texts {
-        Texts::Ready(p) => (
-            "ready",
-            match p.ocr_pages() {
-                0 => format!("{} captions in {} pages.", p.captions.len(), p.texts.len()),
-                ocr => format!(
-                    "{} captions in {} pages ({ocr} of {} pages read by OCR).",
-                    p.captions.len(),
-                    p.texts.len(),
-                    p.texts.len()
-                ),
-            },
-        ),
+        Texts::Ready(p) => ("ready", {
+            let found = format!(
+                "{} in {}",
+                counted(p.captions.len(), "caption", "captions"),
+                counted(p.texts.len(), "page", "pages")
+            );
+            match p.read_note() {
+                None => format!("{found}."),
+                Some(note) => format!("{found} ({note})."),
+            }
+        }),
         Texts::Reading { done, total } => (
             "reading",
             format!("Reading the page text: {done} of {total} pages…"),

@@ -106,6 +106,24 @@ impl Pages {
             .count()
     }
 
+    /// The pages OCR could not read (it failed, or was stopped), in page order.
+    pub fn unreadable_pages(&self) -> Vec<figeval::Page> {
+        (1..)
+            .zip(&self.sources)
+            .filter(|(_, s)| matches!(s, Source::Unreadable(_)))
+            .filter_map(|(n, _)| figeval::Page::new(n))
+            .collect()
+    }
+
+    /// How the pages were read, in `figeval captions`' words (`6 of 6 pages read by OCR`, then
+    /// `; 5 pages could not be read (333,334,335,336,337)`), when any went through OCR or could
+    /// not be read.
+    pub fn read_note(&self) -> Option<String> {
+        let pages = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+        let ocr = u32::try_from(self.ocr_pages()).unwrap_or(u32::MAX);
+        figeval_document::render::pages_read(pages, ocr, &self.unreadable_pages())
+    }
+
     /// Each page's source as the ground check takes it.
     pub fn page_sources(&self) -> Vec<PageSource> {
         self.sources.iter().map(Source::page_source).collect()
@@ -456,6 +474,10 @@ mod tests {
             [PageSource::Unreadable, PageSource::Ocr]
         );
         assert_eq!(pages.captions.len(), 1);
+        assert_eq!(
+            pages.read_note().as_deref(),
+            Some("1 of 3 pages read by OCR; 1 page could not be read (1)")
+        );
     }
 
     #[test]
