@@ -17,19 +17,30 @@ use crate::fail::Failure;
 /// The labels of every page of `pdf`.
 pub fn read(pdf: &Path) -> Result<PageLabels, Failure> {
     let count = pagetext::pdf_page_count(pdf).map_err(|e| Failure::Input(e.to_string()))?;
-    let out = Command::new("qpdf")
-        .args(["--json=2", "--json-key=pagelabels"])
-        .arg(pdf)
-        .output()
-        .map_err(|e| {
-            Failure::Input(if e.kind() == std::io::ErrorKind::NotFound {
-                "`qpdf` was not found on PATH: it reads the PDF's page labels for \
+    let limit = pagetext::tool_limit(count);
+    let out = pagetext::output_within(
+        Command::new("qpdf")
+            .args(["--json=2", "--json-key=pagelabels"])
+            .arg(pdf),
+        limit,
+    )
+    .map_err(|e| {
+        Failure::Input(if e.kind() == std::io::ErrorKind::NotFound {
+            "`qpdf` was not found on PATH: it reads the PDF's page labels for \
                  \"numbering\": \"label\" (apt-get install qpdf)"
-                    .to_string()
-            } else {
-                format!("could not run `qpdf`: {e}")
-            })
-        })?;
+                .to_string()
+        } else {
+            format!("could not run `qpdf`: {e}")
+        })
+    })?
+    .ok_or_else(|| {
+        Failure::Input(format!(
+            "`qpdf` took longer than {} s on {} and was stopped: the PDF is damaged or built \
+             to stall a reader",
+            limit.as_secs(),
+            pdf.display()
+        ))
+    })?;
     // qpdf exits 3 for warnings, with its JSON complete.
     if !(out.status.success() || out.status.code() == Some(3)) {
         return Err(Failure::Input(format!(

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 mod cache;
+mod child;
 mod ocr;
 
 use std::collections::BTreeSet;
@@ -83,6 +84,17 @@ pub enum ExtractError {
         status: String,
         /// The start of what it wrote on stderr.
         stderr: String,
+    },
+    /// A poppler tool ran past its time limit ([`tool_limit`]) and was killed: a broken or
+    /// hostile PDF, not a slow one.
+    #[error("`{tool}` took longer than {seconds} s on {pdf} and was stopped: the PDF is damaged or built to stall a reader")]
+    TimedOut {
+        /// `pdftotext`, `pdfinfo` or `pdfimages`.
+        tool: &'static str,
+        /// The PDF it was run on.
+        pdf: PathBuf,
+        /// Its time limit, in seconds.
+        seconds: u64,
     },
     /// `pdfinfo` printed no usable `Pages:` line.
     #[error("`pdfinfo` printed no `Pages:` line for {0}")]
@@ -164,7 +176,12 @@ pub fn extract_pages(pdf: &Path) -> Result<Vec<String>, ExtractError> {
 
 /// The `Pages:` count `pdfinfo` reports for `pdf`.
 pub fn pdf_page_count(pdf: &Path) -> Result<u32, ExtractError> {
-    let stdout = run_tool("pdfinfo", Command::new("pdfinfo").arg(pdf), pdf)?;
+    let stdout = run_tool(
+        "pdfinfo",
+        Command::new("pdfinfo").arg(pdf),
+        pdf,
+        tool_limit(0),
+    )?;
     parse_pdfinfo_pages(&stdout).ok_or_else(|| ExtractError::NoPageCount(pdf.to_path_buf()))
 }
 
@@ -583,6 +600,7 @@ fn pages_with_images(pdf: &Path, pages: &[u32]) -> Result<BTreeSet<u32>, Extract
             "pdfimages",
             &mut command,
             pdf,
+            tool_limit(last - first + 1),
         )?));
     }
     Ok(found)
@@ -605,7 +623,12 @@ fn page_sizes(pdf: &Path, pages: &[u32]) -> Result<Vec<(u32, f64)>, ExtractError
         command
             .args(["-f", &first.to_string(), "-l", &last.to_string()])
             .arg(pdf);
-        sizes.extend(parse_page_sizes(&run_tool("pdfinfo", &mut command, pdf)?));
+        sizes.extend(parse_page_sizes(&run_tool(
+            "pdfinfo",
+            &mut command,
+            pdf,
+            tool_limit(last - first + 1),
+        )?));
     }
     Ok(sizes)
 }
@@ -688,7 +711,7 @@ fn extract_range(pdf: &Path, first: u32, last: u32) -> Result<Vec<String>, Extra
         .arg(last.to_string())
         .arg(pdf)
         .arg("-");
-    let text = run_tool("pdftotext", &mut command, pdf)?;
+    let text = run_tool("pdftotext", &mut command, pdf, tool_limit(last - first + 1))?;
     let pages = split_pages(&text);
     let expected = last - first + 1;
     if pages.len() != expected as usize || !text.ends_with('\u{c}') {
@@ -703,10 +726,37 @@ fn extract_range(pdf: &Path, first: u32, last: u32) -> Result<Vec<String>, Extra
     Ok(pages)
 }
 
-fn run_tool(tool: &'static str, command: &mut Command, pdf: &Path) -> Result<String, ExtractError> {
-    let output = command
-        .output()
-        .map_err(|source| spawn_failure(tool, source))?;
+/// How long one poppler call over `pages` pages may run before the PDF is taken to stall it:
+/// a minute, and 50 ms a page. `pdftotext -layout` reads the Octave manual's 1158 pages in
+/// 3.6 s here (3 ms a page), so the limit is far from any real document's time.
+pub fn tool_limit(pages: u32) -> Duration {
+    Duration::from_secs(60) + Duration::from_millis(50) * pages
+}
+
+/// Runs `command` with no input and its output captured, killing it past `limit`: `Ok(None)`
+/// then. For the other tools a shell runs on a PDF (qpdf's page labels), under [`tool_limit`].
+pub fn output_within(
+    command: &mut Command,
+    limit: Duration,
+) -> io::Result<Option<std::process::Output>> {
+    child::output_within(command, limit)
+}
+
+fn run_tool(
+    tool: &'static str,
+    command: &mut Command,
+    pdf: &Path,
+    limit: Duration,
+) -> Result<String, ExtractError> {
+    let Some(output) =
+        child::output_within(command, limit).map_err(|source| spawn_failure(tool, source))?
+    else {
+        return Err(ExtractError::TimedOut {
+            tool,
+            pdf: pdf.to_path_buf(),
+            seconds: limit.as_secs(),
+        });
+    };
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         if stderr.contains("Incorrect password") {
@@ -756,6 +806,23 @@ fn poppler_complaint(stderr: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_poppler_call_past_its_limit_is_an_error_that_names_the_tool_and_the_pdf() {
+        let err = run_tool(
+            "pdftotext",
+            Command::new("sleep").arg("30"),
+            Path::new("/data/slow.pdf"),
+            Duration::from_secs(1),
+        )
+        .expect_err("killed at its limit");
+        assert_eq!(
+            err.to_string(),
+            "`pdftotext` took longer than 1 s on /data/slow.pdf and was stopped: the PDF is \
+             damaged or built to stall a reader"
+        );
+        assert_eq!(tool_limit(1158), Duration::from_millis(60_000 + 57_900));
+    }
 
     #[test]
     fn each_form_feed_ends_one_page_and_blank_pages_are_kept() {

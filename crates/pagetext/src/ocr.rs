@@ -2,10 +2,10 @@
 //! and writes its TSV (one row per word, with the word's confidence), and both are killed when
 //! the page's time limit passes.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::thread::JoinHandle;
+use std::process::{Command, Stdio};
+
+use crate::child::{drain, joined, stop, POLL};
 use std::time::{Duration, Instant};
 
 /// What OCR read off one page.
@@ -28,8 +28,6 @@ pub(crate) enum OcrError {
     ToolMissing(&'static str),
 }
 
-/// How long a running page is left between two looks at its processes.
-const POLL: Duration = Duration::from_millis(5);
 /// How much of a tool's stderr a failure quotes, in characters.
 const STDERR_QUOTED: usize = 300;
 
@@ -161,23 +159,6 @@ pub(crate) fn parse_tsv(tsv: &str) -> OcrText {
         (sum / f64::from(words)) as f32
     };
     OcrText { text, confidence }
-}
-
-fn drain<R: Read + Send + 'static>(mut from: R) -> JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut all = Vec::new();
-        let _ = from.read_to_end(&mut all);
-        all
-    })
-}
-
-fn joined(handle: JoinHandle<Vec<u8>>) -> Vec<u8> {
-    handle.join().unwrap_or_default()
-}
-
-fn stop(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 fn quote(stderr: &[u8]) -> String {
