@@ -2,7 +2,9 @@
 //! computes hit rate at 3 and 5, MRR, nDCG at 5 and 10 and recall at 5 and 10 from the
 //! exported qrels and run, and they must equal the report's `page_hit_at_3`, `page_hit_at_5`,
 //! `page_mrr`, `ndcg_at_5`, `ndcg_at_10`, `recall_at_5` and `recall_at_10`
-//! (`tests/ranx/check_ranx.py`).
+//! (`tests/ranx/check_ranx.py`). ir_measures (PyPI, in the same venv) reads the same capture
+//! exported in BEIR's layout (`figeval export --beir`) and its nDCG at 5 and 10 and recall at
+//! 5 and 10 must equal the report's too (`tests/ranx/check_beir.py`).
 //!
 //! The capture is generated here, deterministically, so that the two definitions meet: every
 //! match cites one page and no two matches of a response cite the same page. Its envelopes
@@ -19,6 +21,9 @@ use crate::venv::{self, path};
 
 /// The ranx release the check installs.
 pub const RANX: &str = "ranx==0.3.21";
+
+/// The ir_measures release the check installs, for the BEIR layout.
+pub const IR_MEASURES: &str = "ir-measures==0.4.3";
 
 /// Items in the generated dataset.
 const ITEMS: usize = 240;
@@ -38,7 +43,7 @@ pub fn check() -> Result<(), String> {
     write(&capture, &capture_text)?;
     let figeval = sh::target_dir().join("debug").join("figeval");
     let report = dir.join("report.json");
-    let (qrels, run) = (dir.join("qrels.txt"), dir.join("run.txt"));
+    let (qrels, run, beir) = (dir.join("qrels.txt"), dir.join("run.txt"), dir.join("beir"));
     let mut score = cmd(path(&figeval), &["score"]);
     score
         .args(["--dataset", path(&dataset), "--responses", path(&capture)])
@@ -48,7 +53,8 @@ pub fn check() -> Result<(), String> {
     let mut export = cmd(path(&figeval), &["export"]);
     export
         .args(["--dataset", path(&dataset), "--responses", path(&capture)])
-        .args(["--qrels", path(&qrels), "--run", path(&run)]);
+        .args(["--qrels", path(&qrels), "--run", path(&run)])
+        .args(["--beir", path(&beir)]);
     exec(export)?;
     exec(cmd(
         path(&python),
@@ -58,12 +64,16 @@ pub fn check() -> Result<(), String> {
             path(&run),
             path(&report),
         ],
+    ))?;
+    exec(cmd(
+        path(&python),
+        &["tests/ranx/check_beir.py", path(&beir), path(&report)],
     ))
 }
 
-/// The venv's python, with ranx importable.
+/// The venv's python, with ranx and ir_measures importable.
 fn venv() -> Result<PathBuf, String> {
-    venv::python("ranx-venv", &venv::Packages::Pinned(&[RANX]))
+    venv::python("ranx-venv", &venv::Packages::Pinned(&[RANX, IR_MEASURES]))
 }
 
 fn write(p: &Path, text: &str) -> Result<(), String> {

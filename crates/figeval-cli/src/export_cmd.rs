@@ -1,5 +1,6 @@
 //! `figeval export`: a capture as a TREC run over pages and its dataset as TREC qrels, for
-//! ranx, ir_measures or trec_eval (the format is `figeval::trec`'s).
+//! ranx, ir_measures or trec_eval (the format is `figeval::trec`'s), and the same in BEIR's
+//! layout (`figeval::trec::beir`).
 
 use std::fs;
 use std::io::{self, Write};
@@ -13,12 +14,12 @@ use crate::{connect, files, score_cmd, ConnectArgs};
 
 /// Where `figeval export` writes.
 pub struct ExportPaths<'a> {
-    /// The qrels file.
-    pub qrels: &'a Path,
-    /// The run file.
-    pub run: &'a Path,
+    /// The TREC qrels and run files, when asked for.
+    pub trec: Option<(&'a Path, &'a Path)>,
     /// The query map (`qid` → question, JSON Lines), when asked for.
     pub queries: Option<&'a Path>,
+    /// The folder of the BEIR layout, when asked for.
+    pub beir: Option<&'a Path>,
 }
 
 /// Reads the capture against the dataset and writes the qrels, the run and the query map.
@@ -51,20 +52,36 @@ pub fn run(
         trec::export(&dataset, read.pairing)
     }
     .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    write(out.qrels, &files.qrels)?;
-    write(out.run, &files.run)?;
+    if let Some((qrels, run)) = out.trec {
+        write(qrels, &files.qrels)?;
+        write(run, &files.run)?;
+        let _ = writeln!(
+            io::stderr(),
+            "figeval: wrote {} queries: {} qrels to {}, {} run lines to {}",
+            dataset.items.len(),
+            files.qrels_count,
+            qrels.display(),
+            files.run_count,
+            run.display()
+        );
+    }
     if let Some(queries) = out.queries {
         write(queries, &files.queries)?;
     }
-    let _ = writeln!(
-        io::stderr(),
-        "figeval: wrote {} queries: {} qrels to {}, {} run lines to {}",
-        dataset.items.len(),
-        files.qrels_count,
-        out.qrels.display(),
-        files.run_count,
-        out.run.display()
-    );
+    if let Some(dir) = out.beir {
+        let beir = trec::beir::from_trec(&dataset, &files);
+        write(&dir.join("queries.jsonl"), &beir.queries)?;
+        write(&dir.join("qrels").join("test.tsv"), &beir.qrels)?;
+        write(&dir.join("results.json"), &beir.results)?;
+        let _ = writeln!(
+            io::stderr(),
+            "figeval: wrote {} queries, {} qrels and {} run entries in BEIR's layout to {}",
+            dataset.items.len(),
+            files.qrels_count,
+            files.run_count,
+            dir.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

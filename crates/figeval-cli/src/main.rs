@@ -105,7 +105,9 @@ enum Command {
         summary_file: Option<PathBuf>,
     },
     /// Write a capture as a TREC run over pages and its dataset as TREC qrels (for ranx,
-    /// ir_measures or trec_eval). Query ids are q1…qN in dataset order, doc ids p<page>.
+    /// ir_measures or trec_eval), or the same in BEIR's layout (`--beir DIR`). Query ids are
+    /// q1…qN in dataset order, doc ids p<page>.
+    #[command(group(clap::ArgGroup::new("written").required(true).multiple(true).args(["qrels", "beir"])))]
     Export {
         /// The dataset.
         #[arg(long, default_value = DEFAULT_DATASET)]
@@ -114,12 +116,16 @@ enum Command {
         #[arg(long)]
         responses: PathBuf,
         /// Write the qrels here: every expected page relevant (1).
-        #[arg(long)]
-        qrels: PathBuf,
+        #[arg(long, requires = "run")]
+        qrels: Option<PathBuf>,
         /// Write the run here: each distinct page at the rank of the first match citing it,
         /// score 1/rank.
-        #[arg(long)]
-        run: PathBuf,
+        #[arg(long, requires = "qrels")]
+        run: Option<PathBuf>,
+        /// Also (or instead) write the same files in BEIR's layout into this folder:
+        /// queries.jsonl, qrels/test.tsv and results.json.
+        #[arg(long, value_name = "DIR")]
+        beir: Option<PathBuf>,
         /// Also write the query map here: {"qid", "question"} per line (JSON Lines).
         #[arg(long)]
         queries: Option<PathBuf>,
@@ -311,15 +317,16 @@ fn main() -> ExitCode {
             qrels,
             run,
             queries,
+            beir,
             connect,
         } => export_cmd::run(
             &responses,
             &dataset,
             &connect,
             &export_cmd::ExportPaths {
-                qrels: &qrels,
-                run: &run,
+                trec: qrels.as_deref().zip(run.as_deref()),
                 queries: queries.as_deref(),
+                beir: beir.as_deref(),
             },
         ),
         Command::Ground {

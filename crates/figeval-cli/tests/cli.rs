@@ -654,6 +654,44 @@ fn export_writes_qrels_a_page_run_and_the_query_map() {
 }
 
 #[test]
+fn export_beir_writes_the_same_queries_judgments_and_run_in_beirs_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let cap = write(dir.path(), "c.jsonl", &capture([72, 1, 12]));
+    let beir = dir.path().join("beir");
+    expect(&[
+        "export",
+        "--dataset",
+        &ds,
+        "--responses",
+        &cap,
+        "--beir",
+        beir.to_str().unwrap(),
+    ])
+    .exit(0)
+    .stderr_has("in BEIR's layout to");
+    let read = |p: &str| std::fs::read_to_string(beir.join(p)).unwrap();
+    assert_eq!(
+        read("qrels/test.tsv"),
+        "query-id\tcorpus-id\tscore\nq1\tp72\t1\nq2\tp85\t1\nq3\tp12\t1\n"
+    );
+    let results: Value = serde_json::from_str(&read("results.json")).unwrap();
+    assert_eq!(
+        results,
+        json!({"q1": {"p1": 1.0, "p72": 0.5}, "q2": {"p1": 1.0}, "q3": {"p1": 1.0, "p12": 0.5}})
+    );
+    let third: Value = serde_json::from_str(read("queries.jsonl").lines().nth(2).unwrap()).unwrap();
+    assert_eq!(
+        third,
+        json!({"_id": "q3", "text": "Who were the three crewmen of the flight?"})
+    );
+    // Nothing asked for is a usage error.
+    expect(&["export", "--dataset", &ds, "--responses", &cap])
+        .exit(2)
+        .stderr_has("--qrels");
+}
+
+#[test]
 fn export_refuses_a_capture_with_an_unanswered_item_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let ds = write(dir.path(), "d.json", DATASET);

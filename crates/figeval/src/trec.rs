@@ -20,6 +20,7 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+pub mod beir;
 #[cfg(feature = "files")]
 pub mod files;
 
