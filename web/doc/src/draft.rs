@@ -27,6 +27,12 @@ pub struct Editor {
     pub first_page: u32,
     /// What the last open, import or add said (shown in a live region).
     pub notice: String,
+    /// Per item, whether it was added here and not typed in yet: its problems are not shown
+    /// until the user has had a chance to write it (an item past the end is not quiet).
+    pub quiet: Vec<bool>,
+    /// Whether the corpus id was typed, or came with an opened draft: until then, or until an
+    /// item is typed in, an empty corpus id is not shown as an error.
+    pub corpus_touched: bool,
 }
 
 /// One change to an item.
@@ -114,6 +120,24 @@ impl Editor {
         page.saturating_sub(PICKER_PAGES / 2 - 1).max(1)
     }
 
+    /// Whether item `index` was added here and not typed in yet.
+    pub fn is_quiet(&self, index: usize) -> bool {
+        self.quiet.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether the draft's own problems (its corpus id) are shown: once the corpus id was
+    /// typed or opened, or an item typed in.
+    pub fn shows_corpus(&self) -> bool {
+        self.corpus_touched || (0..self.draft.items.len()).any(|i| !self.is_quiet(i))
+    }
+
+    fn set_quiet(&mut self, index: usize, quiet: bool) {
+        if self.quiet.len() <= index {
+            self.quiet.resize(index + 1, false);
+        }
+        self.quiet[index] = quiet;
+    }
+
     /// The state after `action`.
     pub fn apply(mut self, action: Action) -> Editor {
         match action {
@@ -121,16 +145,25 @@ impl Editor {
                 self.draft = Draft::new(corpus_id.trim());
                 self.picking = None;
                 self.notice = "A new, empty draft.".into();
+                self.quiet.clear();
+                self.corpus_touched = false;
             }
             Action::Open(draft, notice) => {
                 self.draft = draft;
                 self.picking = None;
                 self.notice = notice;
+                self.quiet.clear();
+                self.corpus_touched = true;
             }
             Action::Refused(why) => self.notice = why,
-            Action::Corpus(c) => self.draft.corpus_id = c,
+            Action::Corpus(c) => {
+                self.draft.corpus_id = c;
+                self.corpus_touched = true;
+            }
             Action::AddCaption(c) => {
-                let n = self.draft.add(DraftItem::from_caption(&c)) + 1;
+                let n = self.draft.add(DraftItem::from_caption(&c));
+                self.set_quiet(n, true);
+                let n = n + 1;
                 self.notice = format!(
                     "{} (p.{}) added as item {n}, a locate item: write its question in the editor.",
                     c.label, c.page
@@ -138,12 +171,14 @@ impl Editor {
             }
             Action::AddItem => {
                 let n = self.draft.add(DraftItem::default());
+                self.set_quiet(n, true);
                 self.notice = format!("Item {} added.", n + 1);
             }
             Action::AddProse => {
                 let mut item = DraftItem::default();
                 item.set_prose(true);
                 let n = self.draft.add(item);
+                self.set_quiet(n, true);
                 self.picking = Some(n);
                 self.first_page = self.start_of(n);
                 self.notice = format!(
@@ -152,6 +187,9 @@ impl Editor {
                 );
             }
             Action::Edit(i, edit) => {
+                if i < self.draft.items.len() {
+                    self.set_quiet(i, false);
+                }
                 if let Some(item) = self.draft.items.get_mut(i) {
                     match edit {
                         Edit::Question(q) => item.question = q,
@@ -169,6 +207,9 @@ impl Editor {
             }
             Action::Remove(i) => {
                 if self.draft.remove(i).is_some() {
+                    if i < self.quiet.len() {
+                        self.quiet.remove(i);
+                    }
                     self.picking = match self.picking {
                         Some(p) if p == i => None,
                         Some(p) if p > i => Some(p - 1),
@@ -179,6 +220,9 @@ impl Editor {
             }
             Action::Move(from, to) => {
                 if self.draft.move_item(from, to) {
+                    self.quiet.resize(self.draft.items.len(), false);
+                    let q = self.quiet.remove(from);
+                    self.quiet.insert(to, q);
                     self.picking = self.picking.map(|p| {
                         if p == from {
                             to
@@ -250,6 +294,48 @@ mod tests {
             .apply(Action::New(" octave-manual ".into()))
             .apply(Action::AddCaption(caption("Figure 15.1", 332)))
             .apply(Action::AddCaption(caption("Figure 15.2", 337)))
+    }
+
+    #[test]
+    fn a_new_row_is_quiet_until_it_is_typed_in_and_keeps_that_when_moved() {
+        let empty = Editor::default().apply(Action::New(String::new()));
+        assert!(
+            !empty.shows_corpus(),
+            "an empty draft does not call its corpus id an error"
+        );
+        let e = empty
+            .apply(Action::AddCaption(caption("Figure 15.1", 332)))
+            .apply(Action::AddCaption(caption("Figure 15.2", 337)));
+        assert!(e.is_quiet(0) && e.is_quiet(1));
+        assert!(
+            !e.shows_corpus(),
+            "rows not typed in yet leave the corpus id calm"
+        );
+        let e = e.apply(Action::Edit(1, Edit::Question("Which figure?".into())));
+        assert!(e.is_quiet(0) && !e.is_quiet(1));
+        assert!(
+            e.shows_corpus(),
+            "once a row is typed in, the corpus id is checked too"
+        );
+        let e = e.apply(Action::Move(1, 0));
+        assert!(
+            !e.is_quiet(0) && e.is_quiet(1),
+            "the quiet row moved with its item"
+        );
+        let e = e.apply(Action::AddItem).apply(Action::Remove(1));
+        assert_eq!(e.draft.items.len(), 2);
+        assert!(
+            !e.is_quiet(0) && e.is_quiet(1),
+            "the added item is quiet in its new place"
+        );
+        let opened = e.apply(Action::Open(Draft::new("c"), "Opened.".into()));
+        assert!(opened.quiet.is_empty() && opened.shows_corpus());
+        assert!(!Editor::default()
+            .apply(Action::Corpus(String::new()))
+            .is_quiet(0));
+        assert!(Editor::default()
+            .apply(Action::Corpus(String::new()))
+            .shows_corpus());
     }
 
     #[test]

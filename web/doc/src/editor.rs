@@ -151,7 +151,12 @@ fn item_row(editor: &EditorHandle, index: usize, problems: &[Problem]) -> Html {
         .filter(|t| *t != PROSE_TAG)
         .cloned()
         .collect();
-    let mine = problems_of(problems, index);
+    // A row added here shows no problem until it is typed in (its question is empty at first).
+    let mine = if editor.is_quiet(index) {
+        Vec::new()
+    } else {
+        problems_of(problems, index)
+    };
     let field_invalid = |f: Field| {
         mine.iter()
             .any(|p| p.field == f && p.code.is_error())
@@ -318,7 +323,27 @@ pub fn editor_panel() -> Html {
         draft.check(pages.as_ref().map_or(&[][..], |p| &p.captions[..]))
     });
     let errors = problems.iter().filter(|p| p.code.is_error()).count();
-    let warnings = problems.len() - errors;
+    // What is shown: the problems of rows typed in, and the draft's own once it shows them.
+    let shown = |p: &&Problem| {
+        if p.items.is_empty() {
+            editor.shows_corpus()
+        } else {
+            p.items.iter().any(|&i| !editor.is_quiet(i))
+        }
+    };
+    let shown_errors = problems
+        .iter()
+        .filter(|p| p.code.is_error())
+        .filter(shown)
+        .count();
+    let warnings = problems
+        .iter()
+        .filter(|p| !p.code.is_error())
+        .filter(shown)
+        .count();
+    let new_items = (0..editor.draft.items.len())
+        .filter(|&i| editor.is_quiet(i))
+        .count();
     let on_corpus = {
         let editor = editor.clone();
         Callback::from(move |e: InputEvent| {
@@ -403,18 +428,29 @@ pub fn editor_panel() -> Html {
         let editor = editor.clone();
         Callback::from(move |_: MouseEvent| editor.dispatch(action.clone()))
     };
-    let general: Vec<&Problem> = problems.iter().filter(|p| p.items.is_empty()).collect();
-    let summary = format!(
-        "{} · {} · {}{}",
+    let general: Vec<&Problem> = problems
+        .iter()
+        .filter(|p| p.items.is_empty() && editor.shows_corpus())
+        .collect();
+    let mut summary = format!(
+        "{} · {} · {}",
         counted(editor.draft.items.len(), "item", "items"),
-        counted(errors, "error", "errors"),
+        counted(shown_errors, "error", "errors"),
         counted(warnings, "warning", "warnings"),
-        if errors == 0 {
-            ""
-        } else {
-            ": fix the errors to export"
-        }
     );
+    if new_items > 0 {
+        summary.push_str(&format!(
+            " · {} to write",
+            counted(new_items, "new item", "new items")
+        ));
+    }
+    if errors > 0 {
+        summary.push_str(if shown_errors > 0 {
+            ": fix the errors to export"
+        } else {
+            ": write the new items to export"
+        });
+    }
     let caption_note = if doc.pages().is_some() {
         "The caption warnings compare each question with its caption in the open PDF."
     } else {
@@ -448,7 +484,8 @@ pub fn editor_panel() -> Html {
                 }
             </div>
             <p role="status" class="small" data-testid="editor-notice">{ editor.notice.clone() }</p>
-            <p data-testid="editor-summary" data-errors={errors.to_string()} data-warnings={warnings.to_string()}>{ summary }</p>
+            <p data-testid="editor-summary" data-errors={errors.to_string()} data-shown-errors={shown_errors.to_string()}
+               data-warnings={warnings.to_string()} data-new={new_items.to_string()}>{ summary }</p>
             if !general.is_empty() {
                 <ul class="editor-problems" aria-label="Problems of the dataset">{ for general.iter().map(|p| problem(p)) }</ul>
             }
