@@ -136,6 +136,15 @@ test('a dataset written from the manual\'s captions passes figeval validate and 
       [CONTENT[2], '843', 'Figure 30.1', 'content', false],
       [PROSE[2], '187', PROSE[0], 'locate', true],
     ]);
+    // Each row shows its page as a thumbnail the viewer draws, and its actions are buttons
+    // that look like buttons (a border, not the ghost style).
+    assert.deepEqual(
+      await page.$$eval('[data-testid=editor-item]', (rows) => rows.map((r) => r.querySelector('[data-testid=page-thumb]')?.dataset.page ?? null)),
+      ['349', '353', '843', '187'],
+    );
+    await page.waitForSelector('[data-testid=editor-item]:nth-child(1) img[data-thumb][data-rendered]', { timeout: 60_000 });
+    const look = await page.$eval('[data-testid=editor-item]:nth-child(1) [data-testid=editor-delete]', (b) => getComputedStyle(b).borderTopColor);
+    assert.notEqual(look, 'rgba(0, 0, 0, 0)', 'Delete has a visible border');
     assert.deepEqual(await warnings(page), [], 'no error and no warning left');
     assert.equal(await page.getAttribute('[data-testid=editor-summary]', 'data-errors'), '0');
     await noAxe(page, 'editor, valid draft');

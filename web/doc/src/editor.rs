@@ -121,8 +121,17 @@ fn edit_on<E: TargetCast + 'static, T: AsRef<web_sys::EventTarget> + JsCast + 's
 }
 
 /// One row of the items table (`editor-item`).
-fn item_row(editor: &EditorHandle, index: usize, problems: &[Problem]) -> Html {
+fn item_row(editor: &EditorHandle, doc: &Doc, index: usize, problems: &[Problem]) -> Html {
     let item = &editor.draft.items[index];
+    // The row's page as a thumbnail: its first expected page, when the open PDF has it.
+    let thumb = match doc.pdf {
+        Pdf::Open { pages } => item
+            .pages
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .find_map(|w| w.parse::<u32>().ok())
+            .filter(|p| (1..=pages).contains(p)),
+        _ => None,
+    };
     let n = index + 1;
     let last = editor.draft.items.len() - 1;
     let dispatch = |action: Action| {
@@ -183,9 +192,12 @@ fn item_row(editor: &EditorHandle, index: usize, problems: &[Problem]) -> Html {
                 <input id={id("pages")} data-testid="editor-pages" class="editor-pages" value={item.pages.clone()}
                        inputmode="numeric" aria-invalid={field_invalid(Field::Pages)}
                        oninput={on_pages} />
-                <button type="button" class="ghost small" data-testid="editor-pick" aria-pressed={picking.to_string()}
+                <button type="button" class="small" data-testid="editor-pick" aria-pressed={picking.to_string()}
                         aria-label={format!("Pick the page of item {n} by its thumbnail")}
                         onclick={dispatch(Action::Pick((!picking).then_some(index)))}>{ "Pick…" }</button>
+                if let Some(page) = thumb {
+                    <Thumb page={page} generation={doc.generation} why={format!("expected page of item {n}")} />
+                }
             </td>
             <td>
                 <label class="visually-hidden" for={id("ref")}>{ format!("figure_ref of item {n}") }</label>
@@ -211,11 +223,11 @@ fn item_row(editor: &EditorHandle, index: usize, problems: &[Problem]) -> Html {
                 <label class="visually-hidden" for={id("prose")}>{ format!("Item {n} is a prose control item") }</label>
             </td>
             <td class="editor-actions">
-                <button type="button" class="ghost small" data-testid="editor-up" disabled={index == 0}
+                <button type="button" class="small" data-testid="editor-up" disabled={index == 0}
                         aria-label={format!("Move item {n} up")} onclick={dispatch(Action::Move(index, index.saturating_sub(1)))}>{ "↑" }</button>
-                <button type="button" class="ghost small" data-testid="editor-down" disabled={index == last}
+                <button type="button" class="small" data-testid="editor-down" disabled={index == last}
                         aria-label={format!("Move item {n} down")} onclick={dispatch(Action::Move(index, (index + 1).min(last)))}>{ "↓" }</button>
-                <button type="button" class="ghost small" data-testid="editor-delete"
+                <button type="button" class="small" data-testid="editor-delete"
                         aria-label={format!("Delete item {n}")} onclick={dispatch(Action::Remove(index))}>{ "Delete" }</button>
             </td>
         </tr>
@@ -234,7 +246,7 @@ fn picker(editor: &EditorHandle, doc: &Doc, index: usize) -> Html {
         return html! {
             <section class="editor-picker" data-testid="editor-picker" aria-label={format!("Page picker of item {n}")}>
                 <p>{ format!("Open the PDF (above) to pick the page of item {n} by its thumbnail, or type the page number in its row.") }</p>
-                <button type="button" class="ghost" onclick={close}>{ "Close the picker" }</button>
+                <button type="button" onclick={close}>{ "Close the picker" }</button>
             </section>
         };
     };
@@ -269,15 +281,15 @@ fn picker(editor: &EditorHandle, doc: &Doc, index: usize) -> Html {
             <h4 id="editor-picker-h">{ format!("The page of item {n}") }</h4>
             <p class="small muted">{ format!("Click a thumbnail to set item {n}'s expected page (a physical page of the PDF, 1 to {pages}).") }</p>
             <div class="row wrap">
-                <button type="button" class="ghost" data-testid="editor-picker-prev" disabled={first == 1}
+                <button type="button" data-testid="editor-picker-prev" disabled={first == 1}
                         onclick={browse(first.saturating_sub(PICKER_PAGES).max(1))}>{ "← Earlier pages" }</button>
                 <label>{ "From page " }
                     <input type="number" min="1" max={pages.to_string()} class="editor-from" data-testid="editor-picker-from"
                            value={first.to_string()} onchange={on_first} />
                 </label>
-                <button type="button" class="ghost" data-testid="editor-picker-next" disabled={last == pages}
+                <button type="button" data-testid="editor-picker-next" disabled={last == pages}
                         onclick={browse((first + PICKER_PAGES).min(pages))}>{ "Later pages →" }</button>
-                <button type="button" class="ghost" onclick={close}>{ "Close the picker" }</button>
+                <button type="button" onclick={close}>{ "Close the picker" }</button>
             </div>
             <div class="editor-thumbs">
                 { for (first..=last).map(|p| html! {
@@ -476,11 +488,11 @@ pub fn editor_panel() -> Html {
                     <span>{ "Import a dataset…" }</span>
                 </label>
                 { for BUNDLED.iter().zip(TEXTS).map(|(b, text)| html! {
-                    <button type="button" class="ghost" data-testid="editor-open-bundled" data-dataset={b.id}
+                    <button type="button" data-testid="editor-open-bundled" data-dataset={b.id}
                             onclick={open(b.text.unwrap_or(text), format!("{} ({})", b.title, b.file))}>{ format!("Open {}", b.title) }</button>
                 }) }
                 if let Some(onclick) = on_loaded {
-                    <button type="button" class="ghost" data-testid="editor-open-loaded" {onclick}>{ "Edit the loaded dataset" }</button>
+                    <button type="button" data-testid="editor-open-loaded" {onclick}>{ "Edit the loaded dataset" }</button>
                 }
             </div>
             <p role="status" class="small" data-testid="editor-notice">{ editor.notice.clone() }</p>
@@ -502,7 +514,7 @@ pub fn editor_panel() -> Html {
                             <th scope="col">{ "prose" }</th>
                             <th scope="col">{ "move, delete" }</th>
                         </tr></thead>
-                        <tbody>{ for (0..editor.draft.items.len()).map(|i| item_row(&editor, i, &problems)) }</tbody>
+                        <tbody>{ for (0..editor.draft.items.len()).map(|i| item_row(&editor, &doc, i, &problems)) }</tbody>
                     </table>
                 </div>
             }
