@@ -106,6 +106,23 @@ for (const width of [1280, 390]) {
     for (let i = 0; i < 4; i++) await toggles.nth(i).click();
     assert.equal(await page.locator('[data-testid=ranked-window]').count(), 4);
     assert.deepEqual(await tableProblems(page, '[data-testid=report-view]', wide), []);
+    // The chart is drawn for its card's width, and its text keeps its 11 px.
+    const chart = () => page.$eval('[data-testid=group-chart]', (f) => {
+      const svg = f.querySelector('svg');
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return {
+        figure: f.clientWidth,
+        drawn: Math.round(svg.getBoundingClientRect().width),
+        font: [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale),
+      };
+    });
+    await page.waitForFunction(() => {
+      const f = document.querySelector('[data-testid=group-chart]');
+      return Math.abs(f.querySelector('svg').getBoundingClientRect().width - f.clientWidth) <= 1;
+    }, null, { timeout: 10_000 }).catch(() => {});
+    const c = await chart();
+    assert.ok(Math.abs(c.drawn - c.figure) <= 1, `the chart is ${c.drawn} px wide in a ${c.figure} px card`);
+    assert.ok(c.font.length > 0 && c.font.every((px) => px >= 10.5), `every label at 11 px or so: ${c.font.map((px) => px.toFixed(1))}`);
     await page.context().close();
   });
 
