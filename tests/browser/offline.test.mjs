@@ -26,6 +26,16 @@ after(async () => {
 
 const bodies = (shift = 0) => variedBodies(dataset, shift);
 
+// Each metric's name wherever a table names it: its label, then its report key.
+const NAMES = {
+  page_hit_at_3: 'page hit @3', page_hit_at_5: 'page hit @5', precise_page_hit_at_3: 'precise @3',
+  figure_chunk_at_3: 'figure chunk @3', page_mrr: 'MRR',
+};
+/** [label, key] of each header cell under `selector` that names a metric. */
+const metricNames = (page, selector) => page.$$eval(selector, (ths) => ths
+  .filter((th) => th.querySelector('code'))
+  .map((th) => [th.childNodes[0].textContent.trim(), th.querySelector('code').textContent]));
+
 const forms = {
   'bare bodies, one per line': (bs) => bs.map((b) => JSON.stringify(b)).join('\n') + '\n',
   'envelopes, one per line': (bs) => bs.map((b) => JSON.stringify({ question: b.query, request: { base_url: 'http://127.0.0.1:1/api', top_k: 5, cache_mode: 'bypass' }, response: b })).join('\n'),
@@ -83,6 +93,9 @@ test('filters narrow the items by group, by hit or miss, and by text', { skip },
   await page.selectOption('[data-testid=filter-group]', 'prose');
   assert.equal(await count(), cli.per_item.filter((r) => r.group === 'prose').length);
   await page.selectOption('[data-testid=filter-group]', '');
+  const tableNames = await metricNames(page, '[data-testid=group-table] thead th');
+  assert.equal(tableNames.length, 5);
+  for (const [label, key] of tableNames) assert.equal(label, NAMES[key], key);
   const needle = cli.per_item[4].figure_ref;
   await setField(page, 'filter-text', needle);
   const shown = await page.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
@@ -163,6 +176,10 @@ test('compare shows the rates with their intervals, the deltas with their paired
       value(scope.page_mrr.after, scope.page_mrr.after_ci), [signed(scope.page_mrr.delta), null]], `${scope.scope} page_mrr`);
   }
   assert.ok(paired > 0, 'some change has a paired interval');
+  // The compare rows name each metric as the group table does: its label, then its key.
+  const rowNames = await metricNames(page, '[data-testid=compare-scope] tbody th');
+  assert.equal(rowNames.length, cli.scopes.length * 5);
+  for (const [label, key] of rowNames) assert.equal(label, NAMES[key], key);
   assert.ok(cli.scopes.some((sc) => sc.page_mrr.before_ci), 'some MRR has its interval');
   // The before and after slots name each report with its headline rate and interval.
   const overall = cli.scopes.find((sc) => sc.scope === 'overall').metrics.find((m) => m.metric === 'page_hit_at_3');

@@ -14,6 +14,7 @@ use yew::prelude::*;
 use crate::browser;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
+use crate::components::group_table::metric_label;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_scroll::table_scroll;
 use crate::format;
@@ -148,7 +149,7 @@ fn scope_card(s: &ScopeComparison) -> Html {
         };
         html! {
             <tr data-metric={m.metric.name()} class={classes!(m.regressed.then_some("regressed"), (m.metric == Metric::PageHitAt3).then_some("headline"))}>
-                <th scope="row"><code>{ m.metric.name() }</code>
+                <th scope="row">{ metric_label(m.metric) }<br /><code>{ m.metric.name() }</code>
                     if m.regressed { <span class="badge miss">{ "regressed" }</span> }</th>
                 { value_cell(m.before, Some(format::hits_with_ci(m.before_hits, s.n_before, m.before_ci)), m.before_ci) }
                 { value_cell(m.after, Some(format::hits_with_ci(m.after_hits, s.n_after, m.after_ci)), m.after_ci) }
@@ -179,7 +180,7 @@ fn scope_card(s: &ScopeComparison) -> Html {
                     <tbody>
                         { for rows }
                         <tr data-metric="page_mrr">
-                            <th scope="row"><code>{ "page_mrr" }</code></th>
+                            <th scope="row">{ "MRR" }<br /><code>{ "page_mrr" }</code></th>
                             { value_cell(s.page_mrr.before, format::interval_note(s.page_mrr.before_ci), s.page_mrr.before_ci) }
                             { value_cell(s.page_mrr.after, format::interval_note(s.page_mrr.after_ci), s.page_mrr.after_ci) }
                             <td class="num delta">{ format::signed(s.page_mrr.delta) }</td>
@@ -360,7 +361,7 @@ fn matrix_view(m: &Matrix) -> Html {
                     <table class="compare-table matrix-table">
                         <thead><tr>
                             <th scope="col">{ "report" }</th>
-                            { for cols.iter().map(|&i| html! { <th scope="col" class="num"><code>{ m.columns[i].metric.name() }</code></th> }) }
+                            { for cols.iter().map(|&i| html! { <th scope="col" class="num">{ metric_label(m.columns[i].metric) }<br /><code>{ m.columns[i].metric.name() }</code></th> }) }
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
