@@ -30,7 +30,24 @@ init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
 let viewer = null;
 const load = () => (viewer ??= import('./pdfview.mjs').catch((e) => { viewer = null; throw e; }));
 const inStrip = (e) => e.target instanceof Element && e.target.closest('[data-testid=pdf-panel]');
+// The last PDF opened here is kept in this browser (pdfview.mjs writes it to IndexedDB and its
+// name to localStorage): offered again at start, forgotten with one click.
+const LAST = 'figeval.lastPdf';
+const reopen = document.querySelector('[data-testid=pdf-reopen]');
+try {
+  const name = localStorage.getItem(LAST);
+  if (name) { reopen.querySelector('[data-pdf-reopen-name]').textContent = name; reopen.hidden = false; }
+} catch { /* no storage: nothing to offer */ }
+document.addEventListener('click', (e) => {
+  const how = e.target instanceof Element && e.target.closest('[data-pdf-reopen-action]')?.dataset.pdfReopenAction;
+  if (!how) return;
+  reopen.hidden = true;
+  if (how === 'reopen') return open('reopenLast');
+  try { localStorage.removeItem(LAST); } catch { /* nothing kept */ }
+  indexedDB.deleteDatabase('figeval');
+});
 const open = (how, what) => load().then((v) => {
+  reopen.hidden = true;
   const opened = v[how](what); // the strip says `loading` from here on
   // A running document module hears of it now: the stopped read is no failure (web/doc).
   if (doc) withDoc((m) => m.pdf_changed());

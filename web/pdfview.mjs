@@ -254,11 +254,61 @@ async function opening(name, bytes) {
   const mine = ++attempts;
   strip('loading', `Opening ${name}…`);
   try {
-    const { pages } = await open(await bytes(), name);
+    const data = await bytes();
+    const copy = data.slice(); // pdf.js takes `data` over; the copy is kept to reopen
+    const { pages } = await open(data, name);
     if (mine === attempts) strip('open', `open: ${name} — ${pages} pages`, pages);
+    await keepLast(name, copy);
   } catch (e) {
     if (mine === attempts) strip('failed', `${name} could not be opened: ${e && e.message ? e.message : e}`);
   }
+}
+
+// --- the last PDF, kept in this browser to reopen ---------------------------------------------
+
+/** The name of the last PDF opened, in localStorage (boot.js offers it at start). */
+const LAST = 'figeval.lastPdf';
+
+/** Runs `act` on the `pdf` store of this origin's IndexedDB database `figeval`; its result. */
+function stored(mode, act) {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.open('figeval', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('pdf');
+    r.onerror = () => reject(r.error);
+    r.onsuccess = () => {
+      const db = r.result;
+      const tx = db.transaction('pdf', mode);
+      const req = act(tx.objectStore('pdf'));
+      tx.oncomplete = () => { db.close(); resolve(req.result); };
+      tx.onerror = tx.onabort = () => { db.close(); reject(tx.error); };
+    };
+  });
+}
+
+/**
+ * Keeps `bytes` as the last PDF, in this browser only (never uploaded), to be offered at the
+ * next start. A browser that refuses (storage full, private mode) keeps nothing and offers
+ * nothing: opening the PDF does not depend on it.
+ */
+async function keepLast(name, bytes) {
+  try {
+    await stored('readwrite', (s) => s.put({ name, bytes }, 'last'));
+    localStorage.setItem(LAST, name);
+  } catch {
+    try { localStorage.removeItem(LAST); } catch { /* no storage at all */ }
+  }
+}
+
+/** Opens the last PDF kept in this browser, or says it is no longer there. */
+export async function reopenLast() {
+  let kept;
+  try { kept = await stored('readonly', (s) => s.get('last')); } catch { kept = null; }
+  if (!kept) {
+    try { localStorage.removeItem(LAST); } catch { /* nothing kept */ }
+    strip('failed', 'The last PDF is no longer kept in this browser: open it again.');
+    return;
+  }
+  return opening(kept.name, async () => kept.bytes);
 }
 
 /** Reads a File in the page (never sent anywhere) and opens it. */

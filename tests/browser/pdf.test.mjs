@@ -285,3 +285,39 @@ test('the thumbnail cache keeps the most recently shown pages up to its limit, a
   await noProblems(assert, page);
   await page.context().close();
 });
+
+test('the last PDF opened is kept in this browser and offered again, until forgotten with one click', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true, 'nothing to offer the first time');
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  const pages = await page.getAttribute('[data-testid=pdf-panel]', 'data-pages');
+  // It is written after the open: wait for the name boot.js reads at start.
+  await page.waitForFunction(() => localStorage.getItem('figeval.lastPdf') === 'octave.pdf', null, { timeout: 30_000 });
+
+  // A reload offers it, by name; Reopen opens the same document from IndexedDB, no file picked.
+  await page.reload();
+  await page.waitForSelector('[data-testid=pdf-reopen]:not([hidden])');
+  assert.equal(await page.textContent('[data-testid=pdf-reopen] [data-pdf-reopen-name]'), 'octave.pdf');
+  assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-status'), 'none', 'not opened until asked');
+  const requests = [];
+  page.on('request', (q) => requests.push(q.url()));
+  await page.click('[data-testid=pdf-reopen-load]');
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-pages'), pages);
+  assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true);
+  const origin = new URL(h.site.url).origin;
+  assert.deepEqual(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.endsWith('/api/health')), [], 'nothing leaves the page');
+
+  // Forget it: the offer goes, and so does the stored copy.
+  await page.reload();
+  await page.click('[data-testid=pdf-reopen-forget]');
+  assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true);
+  await page.reload();
+  await page.waitForSelector('#app *', { state: 'attached' });
+  assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true, 'nothing offered after Forget');
+  const kept = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+  assert.deepEqual(kept.filter((n) => n === 'figeval'), [], 'the stored PDF is gone');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
