@@ -361,6 +361,20 @@ function closeView() {
   if (opener && opener.isConnected) opener.focus();
 }
 
+/**
+ * The page view's widths: ZOOMS, led by the window's own width when that is narrower than the
+ * first (a phone), so the page can be seen whole; and the one to start at, the widest that
+ * fits the window, at most 800 px.
+ */
+function zoomsFor(windowWidth) {
+  // The overlay's and the dialog's padding on both sides, the image's border, and a margin.
+  const fit = Math.max(160, Math.floor(windowWidth - 2 * (8 + 13) - 12));
+  const zooms = fit < ZOOMS[0] ? [fit, ...ZOOMS] : ZOOMS;
+  let start = 0;
+  zooms.forEach((w, i) => { if (w <= Math.min(fit, 800)) start = i; });
+  return { zooms, start };
+}
+
 function showPage(page, zoom = view.zoom) {
   page = Math.min(Math.max(1, page), doc.numPages);
   Object.assign(view, { page, zoom });
@@ -371,18 +385,19 @@ function showPage(page, zoom = view.zoom) {
   view.dialog.dataset.label = l;
   view.prev.disabled = page <= 1;
   view.next.disabled = page >= doc.numPages;
+  const zooms = view.zooms;
   view.out.disabled = zoom === 0;
-  view.in.disabled = zoom === ZOOMS.length - 1;
-  view.zoomText.textContent = `${ZOOMS[zoom]} px`;
+  view.in.disabled = zoom === zooms.length - 1;
+  view.zoomText.textContent = `${zooms[zoom]} px`;
   view.status.textContent = `Rendering page ${page}…`;
   view.status.hidden = false;
   view.img.hidden = true;
   const ticket = ++view.ticket;
   const gen = generation;
-  draw(page, Math.round(ZOOMS[zoom] * (window.devicePixelRatio || 1)), 0.9).then((url) => {
+  draw(page, Math.round(zooms[zoom] * (window.devicePixelRatio || 1)), 0.9).then((url) => {
     if (!view || view.ticket !== ticket || gen !== generation) return;
     view.img.src = url;
-    view.img.width = ZOOMS[zoom];
+    view.img.width = zooms[zoom];
     view.img.alt = `${title}, ${docName}`;
     view.img.dataset.page = String(page);
     view.img.hidden = false;
@@ -401,16 +416,18 @@ export function openView(page, opener) {
     const dialog = el('div', { class: 'page-view', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'page-view-h', 'data-testid': 'page-view', tabindex: '-1' });
     const bar = el('div', { class: 'row wrap page-view-bar' });
     const title = el('h2', { id: 'page-view-h' });
-    const v = { root, dialog, title, page, zoom: 2, opener, ticket: 0 };
+    const { zooms, start } = zoomsFor(window.innerWidth);
+    const v = { root, dialog, title, page, zoom: start, zooms, opener, ticket: 0 };
     v.prev = button('page-previous', '‹ Previous', '', () => showPage(view.page - 1));
     v.next = button('page-next', 'Next ›', '', () => showPage(view.page + 1));
     v.out = button('zoom-out', '−', 'Zoom out', () => showPage(view.page, Math.max(0, view.zoom - 1)));
     v.zoomText = el('span', { class: 'muted small', 'data-testid': 'zoom' });
-    v.in = button('zoom-in', '+', 'Zoom in', () => showPage(view.page, Math.min(ZOOMS.length - 1, view.zoom + 1)));
+    v.in = button('zoom-in', '+', 'Zoom in', () => showPage(view.page, Math.min(view.zooms.length - 1, view.zoom + 1)));
     const x = button('page-view-close', '✕', 'Close the page view', closeView);
     x.className = 'ghost';
     bar.append(title, v.prev, v.next, v.out, v.zoomText, v.in, x);
-    const body = el('div', { class: 'page-view-body' });
+    // Focusable, so a page zoomed past the window scrolls from the keyboard too.
+    const body = el('div', { class: 'page-view-body', tabindex: '0', role: 'region', 'aria-label': 'The page (scrolls when zoomed in)' });
     v.status = el('p', { class: 'muted', role: 'status' });
     v.img = el('img', { 'data-testid': 'page-view-image' });
     body.append(v.status, v.img);

@@ -321,3 +321,27 @@ test('the last PDF opened is kept in this browser and offered again, until forgo
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the page view fits a phone\'s width, and zooms past it on request', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await octaveReport(page, (it) => [[it.expected_pages[0], it.expected_pages[0]]]);
+  await openPdfFile(page);
+  await page.click('[data-testid=item-row] >> nth=0 >> [data-testid=item-toggle]');
+  await page.click('[data-testid=ranked-window] [data-testid=page-thumb][data-page="349"] >> nth=0');
+  await page.waitForSelector('[data-testid=page-view-image][data-page="349"]');
+  const fit = () => page.$eval('[data-testid=page-view]', (d) => {
+    const body = d.querySelector('.page-view-body');
+    return { right: Math.round(d.getBoundingClientRect().right), window: innerWidth,
+      image: Number(d.querySelector('[data-testid=page-view-image]').getAttribute('width')), scrolls: body.scrollWidth > body.clientWidth + 1 };
+  });
+  const first = await fit();
+  assert.ok(first.right <= first.window && !first.scrolls, `the page is seen whole: ${JSON.stringify(first)}`);
+  assert.equal(await page.textContent('[data-testid=zoom]'), `${first.image} px`);
+  assert.equal(await page.isDisabled('[data-testid=zoom-out]'), true, 'the phone width is the smallest zoom');
+  await page.click('[data-testid=zoom-in]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=page-view-image]')?.getAttribute('width') === '420');
+  assert.equal((await fit()).scrolls, true, 'a closer look scrolls inside the view');
+  await noAxeViolation(page, 'page view on a phone');
+  await page.context().close();
+});
