@@ -111,6 +111,31 @@ test('filters narrow the items by group, by hit or miss, and by text', { skip },
   await page.context().close();
 });
 
+test('the ranking table shows the ranking metrics figeval score states, and why the others are not', { skip }, async () => {
+  // Envelopes record top_k 5: the metrics at 5 are stated, those at 10 are not.
+  const text = forms['envelopes, one per line'](bodies());
+  const cli = await figevalReport(['score', '--responses', tmp.file('ranking.jsonl', text), '--dataset', OCTAVE_DATASET]);
+  const page = await scoreInPage(text);
+  const rows = await page.$$eval('[data-testid=ranking-table] tbody tr', (trs) => trs.map((tr) => [tr.dataset.group,
+    [...tr.querySelectorAll('td')].map((td) => [td.dataset.metric, td.dataset.rate, td.dataset.ci ?? null])]));
+  const scopes = { ...cli.by_group, overall: cli };
+  assert.deepEqual(rows.map(([g]) => g), Object.keys(scopes));
+  let stated = 0;
+  for (const [group, cells] of rows) {
+    assert.deepEqual(cells.map(([m]) => m), ['ndcg_at_5', 'ndcg_at_10', 'recall_at_5', 'recall_at_10']);
+    for (const [metric, rate, ci] of cells) {
+      const want = scopes[group][metric];
+      assert.equal(rate, want === null ? 'null' : fixed(want, 4), `${group} ${metric}`);
+      const wantCi = scopes[group][`${metric}_ci`];
+      assert.equal(ci, wantCi ? intervalData(wantCi) : null, `${group} ${metric} interval`);
+      if (want !== null) stated += 1;
+    }
+  }
+  assert.ok(stated > 0 && stated < rows.length * 4, 'some stated (at 5), some not (at 10)');
+  assert.equal(await page.textContent('[data-testid=ranking-note]'), cli.ranking_note);
+  await page.context().close();
+});
+
 test("a prose row's figure_chunk_at_3 is a control, not marked as a miss", { skip }, async () => {
   // Every item hits at rank 1 with a text chunk: figure_chunk_at_3 is 0 in every group.
   const text = dataset.items.map((it) => JSON.stringify(searchBody(it.question, [[it.expected_pages[0], it.expected_pages[0]]]))).join('\n');

@@ -14,6 +14,7 @@
 //! 0.9231, 12 of 13, 95% CI 0.67 to 0.99" (the metric, the group, the rate, the hits out of n,
 //! the interval when there is one).
 
+use figeval::score::Ranking;
 use figeval::{Group, Metric, Report, Scope, Summary};
 use yew::prelude::*;
 
@@ -150,4 +151,70 @@ pub fn group_table(props: &GroupTableProps) -> Html {
             </table>
     };
     table_scroll("per-group rates", table)
+}
+
+/// A ranking metric's short label, over its report key in the header.
+pub fn ranking_label(m: Ranking) -> &'static str {
+    match m {
+        Ranking::NdcgAt5 => "nDCG@5",
+        Ranking::NdcgAt10 => "nDCG@10",
+        Ranking::RecallAt5 => "recall@5",
+        Ranking::RecallAt10 => "recall@10",
+    }
+}
+
+fn ranking_row(name: &str, s: &Summary) -> Html {
+    html! {
+        <tr data-group={name.to_string()} class={classes!((name == Scope::Overall.name()).then_some("overall"))}>
+            <th scope="row">{ name.to_string() }</th>
+            { for Ranking::ALL.into_iter().map(|m| {
+                let value = s.ranking(m);
+                html! {
+                    <td data-metric={m.name()} data-rate={value.map_or_else(|| "null".to_string(), format::rate)}
+                        data-ci={format::ci_attr(s.ranking_ci(m))} class={classes!("num", value.is_none().then_some("muted"))}>
+                        if let Some(v) = value {
+                            <span class="rate">{ format::rate(v) }</span>
+                            if let Some(note) = format::interval_note(s.ranking_ci(m)) {
+                                { " " }<span class="hits">{ note }</span>
+                            }
+                        } else {
+                            { "not stated" }
+                        }
+                    </td>
+                }
+            }) }
+        </tr>
+    }
+}
+
+/// The ranking metrics by group (`ranking-table`): nDCG and recall at 5 and 10, each mean with
+/// its bootstrap interval as the text report prints it, "not stated" where the report has
+/// `null`, and the report's `ranking_note` saying why.
+#[function_component(RankingTable)]
+pub fn ranking_table(props: &GroupTableProps) -> Html {
+    let r = &props.report;
+    let table = html! {
+        <table class="group-table ranking-table" data-testid="ranking-table">
+            <thead>
+                <tr>
+                    <th scope="col">{ "group" }</th>
+                    { for Ranking::ALL.into_iter().map(|m| html! {
+                        <th scope="col" class="num">{ ranking_label(m) }<br /><code>{ m.name() }</code></th>
+                    }) }
+                </tr>
+            </thead>
+            <tbody>
+                { for r.groups().map(|(g, s)| ranking_row(g.name(), s)) }
+                { ranking_row(Scope::Overall.name(), &r.summary) }
+            </tbody>
+        </table>
+    };
+    html! {
+        <>
+            { table_scroll("ranking metrics by group", table) }
+            if let Some(note) = r.summary.ranking_note {
+                <p class="muted small" data-testid="ranking-note">{ note }</p>
+            }
+        </>
+    }
 }

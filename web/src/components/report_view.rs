@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::components::bar_chart::BarChart;
-use crate::components::group_table::{metric_label, metric_question, GroupTable};
+use crate::components::group_table::{metric_label, metric_question, GroupTable, RankingTable};
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
@@ -174,6 +174,13 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     { "; figure_chunk_at_3 counts only described figure chunks; the prose group is the non-figure control, whose figure_chunk_at_3 is not marked as a miss (prose items ask for no figure)." }
                 </p>
                 <BarChart report={report.clone()} />
+            </section>
+            <section class="card" aria-labelledby="ranking-h">
+                <h2 id="ranking-h">{ "Ranking" }</h2>
+                <RankingTable report={report.clone()} />
+                <p class="muted small legend-text">
+                    { "nDCG and recall at 5 and 10 over the expected pages, as the benchmarks report them (binary gains, each page counted once at the rank where a match first covers it), each with its bootstrap 95% interval." }
+                </p>
             </section>
             if !r.unscored.is_empty() {
                 <section class="card warn-card" data-testid="unscored">
