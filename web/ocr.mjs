@@ -66,7 +66,10 @@ export function parseTsv(tsv) {
 
 /** Reads a drawn page (a canvas): `{ text, confidence }`, confidence 0 to 100. */
 export async function read(canvas) {
-  const w = await start();
+  const starting = start();
+  const w = await starting;
+  // Stopped meanwhile (a page past its time limit): this worker is being terminated.
+  if (worker !== starting) throw new Error('the OCR engine was stopped');
   const { data } = await w.recognize(canvas, {}, { text: false, tsv: true });
   return parseTsv(data.tsv || '');
 }

@@ -463,6 +463,42 @@ document.addEventListener('click', (e) => {
 const NEARLY_EMPTY_CHARS = 32;
 /** The resolution a scanned page is drawn at for OCR, in dots per inch. */
 const OCR_DPI = 150;
+/**
+ * How long one page may take through OCR in the page before it is `unreadable` (the engine's
+ * start included, for the first): twice the command line's default `--ocr-timeout` (60 s),
+ * since tesseract.js reads about half as fast as native tesseract. `setOcrPageLimit` changes it
+ * (tests).
+ */
+let ocrPageMs = 120_000;
+
+/** Sets the time limit of one page through OCR, in milliseconds (an automation hook). */
+export function setOcrPageLimit(ms) {
+  ocrPageMs = Math.max(1, Number(ms) || 1);
+}
+
+/** A page's OCR that ran past its time limit. */
+class OcrTimedOut extends Error {}
+
+/**
+ * `ocrPage` within the page's time limit: past it, the engine's worker is stopped (so the page
+ * does not keep a core busy; it starts again for the next page) and the page is unreadable.
+ */
+async function ocrPageWithin(d, n) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new OcrTimedOut(`OCR took longer than ${ocrPageMs / 1000} s on this page`)), ocrPageMs);
+  });
+  const job = ocrPage(d, n);
+  job.catch(() => {}); // past the limit its end (the stopped worker's refusal) is not news
+  try {
+    return await Promise.race([job, limit]);
+  } catch (e) {
+    if (e instanceof OcrTimedOut) await ocrEngine().then((m) => m.stop(), () => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 /** The longest side a page is drawn at for OCR, in pixels (`pagetext`'s `MAX_RENDER_PIXELS`). */
 const OCR_MAX_PIXELS = 6000;
 
@@ -581,7 +617,7 @@ async function readTexts(progress, first) {
         ocrStatus(`Reading scanned pages by OCR: ${done} of ${order.length}…`, true);
         const started = performance.now();
         try {
-          const r = await ocrPage(d, n);
+          const r = await ocrPageWithin(d, n);
           out[n - 1] = r.text;
           sources[n - 1] = r.confidence;
           const ms = performance.now() - started;
@@ -590,7 +626,7 @@ async function readTexts(progress, first) {
           stats.ocrPages++;
         } catch (e) {
           out[n - 1] = '';
-          sources[n - 1] = `OCR failed: ${e && e.message ? e.message : e}`;
+          sources[n - 1] = e instanceof OcrTimedOut ? e.message : `OCR failed: ${e && e.message ? e.message : e}`;
         }
         done++;
       }

@@ -149,3 +149,21 @@ test('Stop OCR ends the reading after the page under way, and the caption list n
   assert.deepEqual(page.problems, [], 'no console error or page error');
   await page.context().close();
 });
+
+test('a page past its OCR time limit is unreadable, never a hang, and the list says which', { skip }, async () => {
+  const { pdf } = excerpt();
+  const pages = LAST - FIRST + 1;
+  const page = await openApp(h.browser, h.site.url);
+  // The limit is set before the PDF opens (the document module reads its texts at once).
+  await page.evaluate(async () => (await globalThis.figevalRenderer()).setOcrPageLimit(1));
+  await page.setInputFiles('[data-testid=pdf-input]', pdf);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.click('[data-testid=doc-view-captions]');
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 120_000 });
+  assert.match(await page.textContent('[data-testid=ocr-status]'), new RegExp(`^0 of ${pages} pages read by OCR\\.`));
+  const all = Array.from({ length: pages }, (_, i) => i + 1).join(',');
+  assert.match(await page.textContent('[data-testid=caption-list] [role=status]'),
+    new RegExp(`^0 captions in ${pages} pages \\(0 of ${pages} pages read by OCR; ${pages} pages could not be read \\(${all}\\)\\)\\.$`));
+  assert.deepEqual(page.problems, [], 'no console error or page error');
+  await page.context().close();
+});
