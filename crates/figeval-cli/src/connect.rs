@@ -8,6 +8,7 @@ use figeval::{Connector, Pairing};
 
 use crate::fail::Failure;
 use crate::files;
+use crate::ConnectArgs;
 
 /// A connector ready for a command: the connector, its compiled mapping (`None` for the
 /// default, read by the contract's own reader) and what a capture records of it.
@@ -41,8 +42,9 @@ pub fn load(arg: Option<&str>) -> Result<Connector, Failure> {
 
 /// Prepares `--connector` (with the PDF's page labels from `--pdf` when the mapping reads
 /// labels) for reading answers.
-pub fn prepare(arg: Option<&str>, pdf: Option<&Path>) -> Result<Connect, Failure> {
-    let connector = load(arg)?;
+pub fn prepare(args: &ConnectArgs) -> Result<Connect, Failure> {
+    let pdf = args.pdf.as_deref();
+    let connector = load(args.connector.as_deref())?;
     if connector.is_ragweld() {
         return Ok(Connect {
             connector,

@@ -34,7 +34,7 @@ pub fn run(
     if connect.pdf.is_some() {
         files::one_file(&dataset, "--pdf (page labels)")?;
     }
-    let connect = connect::prepare(connect.connector.as_deref(), connect.pdf.as_deref())?;
+    let connect = connect::prepare(connect)?;
     let several = dataset
         .items
         .iter()

@@ -23,10 +23,7 @@ pub fn run(args: &ProbeArgs) -> Outcome {
         live::check_timeout(args.timeout).map_err(|e| Failure::Input(format!("--timeout: {e}")))?;
     let base_url = live::check_base_url(&args.base_url)
         .map_err(|e| Failure::Input(format!("--base-url: {e}")))?;
-    let connect = connect::prepare(
-        args.connect.connector.as_deref(),
-        args.connect.pdf.as_deref(),
-    )?;
+    let connect = connect::prepare(&args.connect)?;
     let secrets = connect.secrets()?;
     let request = SearchRequest {
         base_url: &base_url,

@@ -52,10 +52,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     if args.connect.pdf.is_some() {
         files::one_file(&dataset, "--pdf (page labels and the provenance audit)")?;
     }
-    let connect = connect::prepare(
-        args.connect.connector.as_deref(),
-        args.connect.pdf.as_deref(),
-    )?;
+    let connect = connect::prepare(&args.connect)?;
     let secrets = connect.secrets()?;
     let request = SearchRequest {
         base_url,

@@ -30,10 +30,7 @@ pub fn run(
     let config = ScoreConfig {
         max_precise_span_pages: max_precise_span,
     };
-    let connect = connect::prepare(
-        connect_args.connector.as_deref(),
-        connect_args.pdf.as_deref(),
-    )?;
+    let connect = connect::prepare(connect_args)?;
     let pdf = connect_args.pdf.as_deref();
     let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdf));
     connect.attach(&mut pairing);

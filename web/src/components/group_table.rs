@@ -15,6 +15,7 @@
 //! the interval when there is one).
 
 use figeval::score::Ranking;
+use figeval::stats::Interval;
 use figeval::{Group, Metric, Report, Scope, Summary};
 use yew::prelude::*;
 
@@ -107,19 +108,37 @@ fn metric_cell(group: &str, s: &Summary, m: Metric) -> Html {
     }
 }
 
+/// A cell of a mean with its bootstrap interval (MRR, a ranking metric): the value as the text
+/// report prints it, `0.4167 (95% CI 0.21–0.50)`, or "not stated" where the report has `null`;
+/// `data-rate` is the value or `null`, `data-ci` the interval.
+fn mean_cell(
+    metric: &'static str,
+    value: Option<f64>,
+    ci: Option<Interval>,
+    class: Option<&'static str>,
+) -> Html {
+    html! {
+        <td data-metric={metric} data-rate={value.map_or_else(|| "null".to_string(), format::rate)}
+            data-ci={format::ci_attr(ci)} class={classes!("num", class, value.is_none().then_some("muted"))}>
+            if let Some(v) = value {
+                <span class="rate">{ format::rate(v) }</span>
+                if let Some(note) = format::interval_note(ci) {
+                    { " " }<span class="hits">{ note }</span>
+                }
+            } else {
+                { "not stated" }
+            }
+        </td>
+    }
+}
+
 fn row(name: &str, s: &Summary) -> Html {
     html! {
         <tr data-group={name.to_string()} class={classes!((name == Scope::Overall.name()).then_some("overall"))}>
             <th scope="row">{ name.to_string() }</th>
             <td data-metric="n" class="num">{ s.n }</td>
             { for Metric::ALL.into_iter().map(|m| metric_cell(name, s, m)) }
-            <td data-metric="page_mrr" data-rate={format::rate(s.page_mrr)}
-                data-ci={format::ci_attr(s.page_mrr_ci)} class="num mrr">
-                <span class="rate">{ format::rate(s.page_mrr) }</span>
-                if let Some(note) = format::interval_note(s.page_mrr_ci) {
-                    { " " }<span class="hits">{ note }</span>
-                }
-            </td>
+            { mean_cell("page_mrr", Some(s.page_mrr), s.page_mrr_ci, Some("mrr")) }
         </tr>
     }
 }
@@ -167,22 +186,7 @@ fn ranking_row(name: &str, s: &Summary) -> Html {
     html! {
         <tr data-group={name.to_string()} class={classes!((name == Scope::Overall.name()).then_some("overall"))}>
             <th scope="row">{ name.to_string() }</th>
-            { for Ranking::ALL.into_iter().map(|m| {
-                let value = s.ranking(m);
-                html! {
-                    <td data-metric={m.name()} data-rate={value.map_or_else(|| "null".to_string(), format::rate)}
-                        data-ci={format::ci_attr(s.ranking_ci(m))} class={classes!("num", value.is_none().then_some("muted"))}>
-                        if let Some(v) = value {
-                            <span class="rate">{ format::rate(v) }</span>
-                            if let Some(note) = format::interval_note(s.ranking_ci(m)) {
-                                { " " }<span class="hits">{ note }</span>
-                            }
-                        } else {
-                            { "not stated" }
-                        }
-                    </td>
-                }
-            }) }
+            { for Ranking::ALL.into_iter().map(|m| mean_cell(m.name(), s.ranking(m), s.ranking_ci(m), None)) }
         </tr>
     }
 }
