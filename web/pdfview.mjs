@@ -480,8 +480,9 @@ export function setOcrPageLimit(ms) {
 class OcrTimedOut extends Error {}
 
 /**
- * `ocrPage` within the page's time limit: past it, the engine's worker is stopped (so the page
- * does not keep a core busy; it starts again for the next page) and the page is unreadable.
+ * `ocrPage` within the page's time limit: past it the page is given up as unreadable. The job
+ * is left to end in the engine's worker (terminating tesseract.js's worker mid-job made it
+ * throw uncaught errors), so a later page may wait behind it, within its own limit.
  */
 async function ocrPageWithin(d, n) {
   let timer;
@@ -492,9 +493,6 @@ async function ocrPageWithin(d, n) {
   job.catch(() => {}); // past the limit its end (the stopped worker's refusal) is not news
   try {
     return await Promise.race([job, limit]);
-  } catch (e) {
-    if (e instanceof OcrTimedOut) await ocrEngine().then((m) => m.stop(), () => {});
-    throw e;
   } finally {
     clearTimeout(timer);
   }
