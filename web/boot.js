@@ -65,7 +65,11 @@ const withDoc = (f) => (doc ??= import('./doc/figeval-doc.js').then((m) => m.def
 globalThis.figevalDoc = { announce(text, what, note) { Object.assign(this, { text, what, note }); } };
 document.addEventListener('click', (e) => {
   const v = e.target instanceof Element && e.target.closest('[data-doc-view]')?.dataset.docView;
-  if (v) withDoc((m) => m.show(v));
+  if (!v) return;
+  // Asked for from elsewhere in the page, a document view brings the document tools on show.
+  const tab = document.getElementById('tab-document');
+  if (tab && tab.getAttribute('aria-current') !== 'page') tab.click();
+  withDoc((m) => m.show(v));
 });
 const offer = () => {
   const m = /[#&]pdf=([^&]*)/.exec(location.hash);

@@ -227,8 +227,10 @@ export async function open(bytes, name) {
 export function close() {
   generation++;
   closeView();
+  hidePreview();
   follow.disconnect();
   cache.clear();
+  previews.clear();
   queue.length = 0;
   for (const img of waiting) onScreen.unobserve(img);
   waiting.clear();
@@ -450,8 +452,70 @@ export function openView(page, opener) {
 // A click on a thumbnail the app drew opens its page.
 document.addEventListener('click', (e) => {
   const thumb = e.target instanceof Element ? e.target.closest('[data-testid=page-thumb][data-page]') : null;
-  if (thumb && doc) openView(Number(thumb.dataset.page), thumb);
+  if (thumb && doc) { hidePreview(); openView(Number(thumb.dataset.page), thumb); }
 });
+
+// --- the preview a thumbnail shows while hovered or focused ----------------------------------
+
+/** The preview's width in CSS pixels (drawn at twice that): wide enough to make out a figure. */
+const PREVIEW_WIDTH = 340;
+/** How long a pointer rests on a thumbnail before its preview is drawn, in milliseconds. */
+const PREVIEW_DELAY_MS = 120;
+/** Previews kept (least recently used first out). */
+const PREVIEW_CACHE = 24;
+const previews = new Map(); // page -> data URL, in use order
+let previewFor = null; // the thumbnail whose preview is on show or being drawn
+let previewTimer = 0;
+
+/** The thumbnail (ranked window, editor) under `node`, when the document is open. */
+const thumbOf = (node) => (doc && node instanceof Element
+  ? node.closest('.page-thumb[data-page]:not(:disabled)') : null);
+
+function hidePreview() {
+  clearTimeout(previewTimer);
+  previewFor = null;
+  document.querySelector('[data-testid=thumb-preview]')?.remove();
+}
+
+/**
+ * Shows `button`'s page larger, beside it (or, where the browser cannot anchor it, in the
+ * window's corner): a picture only, hidden from screen readers, which read the thumbnail's
+ * description; a click on the thumbnail still opens the page view.
+ */
+function showPreview(button) {
+  if (previewFor === button) return;
+  hidePreview();
+  previewFor = button;
+  const page = Number(button.dataset.page);
+  if (!(page >= 1 && page <= doc.numPages)) return;
+  const gen = generation;
+  previewTimer = setTimeout(async () => {
+    let url = previews.get(page);
+    if (!url) {
+      try { url = await draw(page, PREVIEW_WIDTH * 2, 0.8); } catch { return; }
+      if (gen !== generation) return;
+      previews.delete(page);
+      previews.set(page, url);
+      while (previews.size > PREVIEW_CACHE) previews.delete(previews.keys().next().value);
+    }
+    if (previewFor !== button || !button.isConnected) return;
+    const l = label(page);
+    const fig = el('figure', { class: 'thumb-preview', 'data-testid': 'thumb-preview', 'data-page': String(page), 'aria-hidden': 'true' });
+    fig.append(el('img', { src: url, alt: '', width: String(PREVIEW_WIDTH) }),
+      el('figcaption', {}, `page ${page}${l ? ` (printed ${l})` : ''}`));
+    document.querySelector('.thumb-anchor')?.classList.remove('thumb-anchor');
+    button.classList.add('thumb-anchor');
+    document.body.append(fig);
+  }, PREVIEW_DELAY_MS);
+}
+
+document.addEventListener('pointerover', (e) => { const t = thumbOf(e.target); if (t) showPreview(t); });
+document.addEventListener('pointerout', (e) => {
+  if (previewFor && !previewFor.contains(e.relatedTarget) && thumbOf(e.target) === previewFor) hidePreview();
+});
+document.addEventListener('focusin', (e) => { const t = thumbOf(e.target); if (t) showPreview(t); else if (previewFor) hidePreview(); });
+document.addEventListener('focusout', (e) => { if (previewFor && !previewFor.contains(e.relatedTarget)) hidePreview(); });
+document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && previewFor) hidePreview(); });
 
 // --- text ------------------------------------------------------------------------------------
 

@@ -217,7 +217,7 @@ test('the compare view with three reports (every run against the baseline) has n
   const regressed = await page.locator('[data-testid=compare-matrix] td.regressed .change').allTextContents();
   assert.ok(regressed.length > 0 && regressed.every((t) => t.endsWith(', REGRESSED')), `regressed cells say so: ${regressed}`);
   // Each report's controls are a group named by the report.
-  const runs = await page.locator('[data-testid=compare-run]').evaluateAll((rs) => rs.map((r) => [r.querySelector('strong').textContent, r.querySelector('[role=group]').getAttribute('aria-label')]));
+  const runs = await page.locator('[data-testid=compare-run]').evaluateAll((rs) => rs.map((r) => [r.querySelector('[data-testid=compare-run-name]').value, r.querySelector('[role=group]').getAttribute('aria-label')]));
   assert.equal(runs.length, 3);
   for (const [name, label] of runs) assert.equal(label, name);
   assert.deepEqual(page.problems, []);
@@ -228,8 +228,10 @@ test('the compare view with three reports (every run against the baseline) has n
 test('every view has one h1, headings in order, one main and a nav holding the view buttons', { skip }, async () => {
   const page = await scoredReport();
   await comparing(page);
-  for (const view of ['workbench', 'report', 'compare']) {
+  for (const view of ['workbench', 'report', 'compare', 'document']) {
     await page.click(`[data-testid=tab-${view}]`);
+    // The document tools are outside main: their view hides every panel of it.
+    const doc = view === 'document';
     const outline = await page.evaluate(() => {
       // Hidden views are display: none; a visually hidden heading is still in the outline.
       const shown = (el) => el.checkVisibility();
@@ -247,11 +249,12 @@ test('every view has one h1, headings in order, one main and a nav holding the v
     assert.equal(outline.levels[0], 1, `${view}: the outline starts at the h1`);
     outline.levels.forEach((l, i) => assert.ok(i === 0 || l <= outline.levels[i - 1] + 1,
       `${view}: heading levels ${outline.levels.join(' ')} skip none`));
-    assert.ok(outline.levels.filter((l) => l === 2).length >= 2, `${view}: sections have h2 headings`);
+    assert.ok(outline.levels.filter((l) => l === 2).length >= (doc ? 1 : 2), `${view}: sections have h2 headings`);
     assert.equal(outline.main, 1, `${view}: one main`);
-    assert.deepEqual(outline.tabs, ['tab-workbench', 'tab-report', 'tab-compare'], `${view}: the nav holds the view buttons`);
+    assert.deepEqual(outline.tabs, ['tab-workbench', 'tab-report', 'tab-compare', 'tab-document'], `${view}: the nav holds the view buttons`);
     assert.deepEqual(outline.current, [`tab-${view}`], `${view}: its button is the current page`);
-    assert.deepEqual(outline.panel, [`tab-${view}`], `${view}: one view on show, named by its button`);
+    assert.deepEqual(outline.panel, doc ? [] : [`tab-${view}`], `${view}: one view on show, named by its button`);
+    assert.equal(await page.isVisible('[data-testid=doc-side]'), doc, `${view}: the document tools on show in their view only`);
   }
   await page.context().close();
 });

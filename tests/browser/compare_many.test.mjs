@@ -132,10 +132,57 @@ function shownMatrix(page) {
     s.dataset.scope,
     [...s.querySelectorAll('[data-testid=matrix-row]')].map((r) => [
       r.querySelector('th').firstChild.textContent, r.dataset.base,
-      Object.fromEntries([...r.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric,
+      Object.fromEntries([...r.querySelectorAll('td[data-metric]:not([data-metric=page_mrr])')].map((td) => [td.dataset.metric,
         td.querySelector('.rate') ? [td.querySelector('.rate').textContent, td.querySelector('.change')?.textContent ?? null] : td.textContent])),
     ]),
   ])));
+}
+
+/** The verdict and MRR of each row on show: { scope: [[verdict, mrr rate text, mrr change]] }. */
+function shownVerdicts(page) {
+  return page.$$eval('[data-testid=matrix-scope]', (scopes) => Object.fromEntries(scopes.map((s) => [
+    s.dataset.scope,
+    [...s.querySelectorAll('[data-testid=matrix-row]')].map((r) => {
+      const mrr = r.querySelector('td[data-metric=page_mrr]');
+      return [r.querySelector('[data-testid=matrix-verdict]').textContent, mrr.querySelector('.rate').textContent,
+        mrr.querySelector('.change')?.textContent ?? null];
+    }),
+  ])));
+}
+
+/**
+ * What the verdicts and MRRs must be, worked out here from `figeval compare --format json`'s
+ * cells (a significant fall or rise is a Holm p below 0.05) and each report's own MRR.
+ */
+function expectedVerdicts(files, json) {
+  const reports = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  const out = {};
+  json.columns.forEach((col, i) => {
+    out[col.scope] ??= json.rows.map(() => []);
+    json.rows.forEach((row, j) => { if (row.cells[i]) out[col.scope][j].push(row.cells[i]); });
+  });
+  const summary = (r, scope) => (scope === 'overall' ? r : r.by_group[scope]);
+  const mrr = (r, scope) => {
+    const s = summary(r, scope);
+    const ci = s.page_mrr_ci;
+    return `${fixed(s.page_mrr, 4)}${ci ? ` (95% CI ${fixed(ci[0], 2)}–${fixed(ci[1], 2)})` : ''}`;
+  };
+  return Object.fromEntries(Object.entries(out).map(([scope, rows]) => [scope, rows.map((cells, j) => {
+    let verdict = 'baseline';
+    if (j > 0) {
+      const down = cells.filter((c) => c.delta < 0);
+      const up = cells.filter((c) => c.delta > 0);
+      if (down.some((c) => c.p_holm < 0.05)) verdict = 'fell (Holm p < 0.05)';
+      else if (up.some((c) => c.p_holm < 0.05)) verdict = 'rose (Holm p < 0.05)';
+      else if (down.length && up.length) verdict = 'mixed, too small to tell';
+      else if (down.length) verdict = 'lower, too small to tell';
+      else if (up.length) verdict = 'higher, too small to tell';
+      else verdict = 'held';
+    }
+    const base = summary(reports[0], scope).page_mrr;
+    const own = summary(reports[j], scope).page_mrr;
+    return [verdict, mrr(reports[j], scope), j === 0 ? null : signed(Math.round((own - base) * 1e4) / 1e4)];
+  })]));
 }
 
 /** What `figeval compare` prints for these files, in the shape of `shownMatrix`. */
@@ -152,7 +199,7 @@ async function cliMatrix(files) {
 }
 
 /** The reports compared, in order: [name, is baseline]. */
-const runs = (page) => page.$$eval('[data-testid=compare-run]', (rs) => rs.map((r) => [r.querySelector('strong').textContent, r.dataset.base]));
+const runs = (page) => page.$$eval('[data-testid=compare-run]', (rs) => rs.map((r) => [r.querySelector('[data-testid=compare-run-name]').value, r.dataset.base]));
 
 /** Report files for these [name, every] and a page comparing them (before, after, added): { files, page }. */
 async function comparingThree(specs) {
@@ -176,6 +223,7 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   const check = async (order, what) => {
     const cli = await cliMatrix(order);
     assert.deepEqual(await shownMatrix(page), cli.shown, what);
+    assert.deepEqual(await shownVerdicts(page), expectedVerdicts(order, cli.json), `${what}: verdicts and MRR`);
     assert.deepEqual(await runs(page), order.map((f, i) => [basename(f), String(i === 0)]), `${what}: the list`);
     const guide = await page.locator('[data-testid=too-small-to-tell] li').allTextContents();
     assert.deepEqual(guide, cli.json.too_small_to_tell, `${what}: the guide as figeval compare prints it`);
@@ -192,6 +240,11 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   assert.ok(first.json.rows.slice(1).every((r) => r.cells.every((c) => c.p_holm !== null)), 'every run cell has a Holm p');
   assert.ok(first.json.rows[2].cells.some((c) => c.regressed), 'the run with more misses regressed somewhere');
   assert.equal(await page.locator('td.regressed .change').first().textContent().then((t) => t.endsWith(', REGRESSED')), true);
+  // Gains are marked as regressions are: every cell whose rate rose, and no other.
+  const marked = await page.$$eval('[data-testid=matrix-scope][data-scope=overall] [data-testid=matrix-row] td[data-metric]:not([data-metric=page_mrr])',
+    (tds) => tds.map((td) => td.classList.contains('gained-cell')));
+  assert.deepEqual(marked, first.json.rows.flatMap((r) => r.cells.filter((_, i) => first.json.columns[i].scope === 'overall').map((c) => c.delta > 0)));
+  assert.ok(marked.some(Boolean), 'the run with fewer misses gained somewhere');
   assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe on the matrix view');
 
   // Reorder: the second moves down; then the last becomes the baseline.
@@ -214,6 +267,19 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   assert.deepEqual(other.problems, []);
   await other.context().close();
 
+  // A report renamed in place: its matrix rows and the share link carry the new name.
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-name]').fill('  reranker on ');
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-name]').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=matrix-scope] [data-testid=matrix-row]:last-child th')?.textContent === 'reranker on');
+  const renamed = await page.locator('[data-testid=compare-share-link]').inputValue();
+  assert.deepEqual(JSON.parse(inflateRawSync(Buffer.from(renamed.split('#compare=')[1], 'base64url'))).reports.map((r) => r.name),
+    [basename(order[0]), basename(order[1]), 'reranker on']);
+  // A blank name is refused: the field goes back to the name.
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-name]').fill('   ');
+  await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-name]').press('Enter');
+  await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-name]').focus();
+  assert.equal((await runs(page))[2][0], 'reranker on');
+
   // A file that is not a report: the banner, and the three stay.
   await page.setInputFiles('[data-testid=compare-add-input]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"n": 1}') });
   await page.locator('[data-testid=error-banner]').waitFor();
@@ -224,7 +290,7 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-remove]').click();
   await page.waitForSelector('[data-testid=comparison]');
   assert.equal(await page.locator('[data-testid=compare-matrix]').count(), 0);
-  assert.deepEqual(await page.locator('[data-testid^=compare-][data-testid$=-name] strong').allTextContents(), [basename(files[0]), basename(files[2])]);
+  assert.deepEqual(await page.locator('[data-testid^=compare-][data-testid$=-name] strong').allTextContents(), [basename(files[0]), 'reranker on'], 'the renamed report keeps its name');
   const pair = JSON.parse((await figeval(['compare', files[0], files[2], '--format', 'json'])).stdout);
   assert.deepEqual(await page.locator('[data-testid=too-small-to-tell] li').allTextContents(), pair.too_small_to_tell);
   assert.deepEqual(await page.locator('[data-testid=reading-guide] li').allTextContents(), pair.reading_guide);
@@ -239,27 +305,27 @@ test('focus follows the report moved with the keyboard: the same arrow of its ro
   const focused = () => page.evaluate(() => {
     const el = document.activeElement;
     const row = el?.closest('[data-testid=compare-run]');
-    return [el?.dataset.testid ?? null, row?.querySelector('strong').textContent ?? null, row?.dataset.index ?? null];
+    return [el?.dataset.testid ?? null, row?.querySelector('[data-testid=compare-run-name]').value ?? null, row?.dataset.index ?? null];
   });
   const [one, two, three] = files.map((f) => basename(f));
   await page.locator('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-down]').focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="1"] strong').textContent.startsWith('one'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="1"] [data-testid=compare-run-name]').value.startsWith('one'));
   assert.deepEqual((await runs(page)).map(([n]) => n), [two, one, three]);
   assert.deepEqual(await focused(), ['compare-run-down', one, '1'], 'the moved report keeps focus on its ↓');
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="2"] strong').textContent.startsWith('one'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-name]').value.startsWith('one'));
   assert.deepEqual((await runs(page)).map(([n]) => n), [two, three, one], 'pressed twice, it moved twice');
   assert.deepEqual(await focused(), ['compare-run-up', one, '2'], 'at the end, its ↓ is disabled: focus on its ↑');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] strong').textContent.startsWith('one'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-name]').value.startsWith('one'));
   assert.deepEqual((await runs(page)).map(([n]) => n), [one, two, three]);
   assert.deepEqual(await focused(), ['compare-run-down', one, '0'], 'at the top, its ↑ is disabled: focus on its ↓');
   // Make baseline: the moved report's row keeps focus, on its ↓.
   await page.locator('[data-testid=compare-run][data-index="2"] [data-testid=compare-run-baseline]').focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] strong').textContent.startsWith('three'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-run][data-index="0"] [data-testid=compare-run-name]').value.startsWith('three'));
   assert.deepEqual(await focused(), ['compare-run-down', three, '0']);
   assert.deepEqual(await shownMatrix(page), (await cliMatrix([files[2], files[0], files[1]])).shown, 'the matrix follows the order');
 

@@ -10,7 +10,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import {
-  missing, appHarness, openApp, loadBundled, setField, scratch, figeval, OCTAVE_PDF, OCTAVE_DATASET,
+  missing, appHarness, openApp, loadBundled, showDocument, setField, scratch, figeval, OCTAVE_PDF, OCTAVE_DATASET,
   axeViolations, countByRule,
 } from './support.mjs';
 
@@ -86,8 +86,9 @@ test('the in-page extraction finds the CLI\'s captions on the same pages, and th
   // in the order the page makes them, each before the round trip that opens the file returns).
   const beforePdf = requests.length;
 
+  await showDocument(page);
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   await page.waitForSelector('[data-testid=ground-panel]', { timeout: 30_000 });
   assert.deepEqual(requests.slice(0, beforePdf).filter((u) => MODULE.test(u)), [], 'the document module is not loaded before a PDF is opened');
   assert.equal(requests.filter((u) => MODULE.test(u)).length, 2, 'the module (its JS and its wasm) loads once a PDF is open');
@@ -186,9 +187,12 @@ test('a data-doc-view button loads the module before any PDF, and its panels say
     b.type = 'button';
     b.dataset.docView = 'captions';
     b.textContent = 'Captions';
-    document.querySelector('[data-testid=pdf-panel]').append(b);
+    document.body.append(b);
   });
+  assert.equal(await page.isVisible('[data-testid=doc-side]'), false, 'the document tools are a view, not on show at start');
   await page.click('[data-doc-view=captions]');
+  // Asking for a document view from elsewhere brings the document tools on show.
+  await page.waitForSelector('[data-testid=tab-document][aria-current=page]');
   await page.waitForSelector('[data-testid=caption-list][data-status=waiting]', { state: 'visible' });
   assert.equal(requests.filter((u) => MODULE.test(u)).length, 2);
   assert.equal(await page.getAttribute('[data-testid=doc-view-captions]', 'aria-current'), 'page');
@@ -215,6 +219,7 @@ test('a data-doc-view button loads the module before any PDF, and its panels say
 test('opening a second PDF while the first one\'s page texts are read shows no read failure, and the panels follow the new PDF', { skip: skip || (!existsSync(REFCARD_PDF) && `no reference card at ${REFCARD_PDF}`) }, async () => {
   const page = await openApp(h.browser, h.site.url);
   await loadBundled(page, 'octave-manual-figures');
+  await showDocument(page);
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
   await page.waitForSelector('[data-testid=ground-panel][data-status=reading]', { timeout: 60_000 });
   // Every status the two panels take from here on, and every text the ground panel shows.
@@ -233,7 +238,7 @@ test('opening a second PDF while the first one\'s page texts are read shows no r
   // The manual's read is still under way (1158 pages take seconds) when the second PDF opens.
   assert.equal(await page.getAttribute('[data-testid=ground-panel]', 'data-status'), 'reading');
   await page.setInputFiles('[data-testid=pdf-input]', REFCARD_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-pages="3"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-pages="3"]', { state: 'attached', timeout: 60_000 });
   await page.waitForSelector('[data-testid=ground-panel][data-status=checked]', { timeout: 60_000 });
   const seen = await page.evaluate(() => window.__docSeen);
   assert.ok(seen.some((s) => s.startsWith('ground-panel:')), 'the observer saw the ground panel');

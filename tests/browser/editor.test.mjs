@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  missing, appHarness, openApp, scratch, figeval, axeViolations, countByRule, OCTAVE_PDF,
+  missing, appHarness, openApp, showDocument, scratch, figeval, axeViolations, countByRule, OCTAVE_PDF,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, manual: true }) || false;
@@ -24,8 +24,9 @@ const PROSE = ['Section 8.7 Increment Operators', 187, 'If x equals 2, what does
 
 /** Opens the manual in the page and the editor, and waits for the caption list. */
 async function openManualAndEditor(page) {
+  await showDocument(page);
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   await page.click('[data-testid=tab-editor]');
   await page.waitForSelector('[data-testid=editor-panel]', { state: 'visible', timeout: 30_000 });
 }
@@ -188,6 +189,7 @@ test('a dataset written from the manual\'s captions passes figeval validate and 
 test('the draft is saved as it is typed and survives a reload', { skip, timeout: 300_000 }, async () => {
   const page = await openApp(h.browser, h.site.url);
   try {
+    await showDocument(page);
     await page.click('[data-testid=tab-editor]');
     await page.waitForSelector('[data-testid=editor-panel]', { state: 'visible', timeout: 30_000 });
     await page.fill('[data-testid=editor-corpus]', 'my-corpus');
@@ -201,6 +203,7 @@ test('the draft is saved as it is typed and survives a reload', { skip, timeout:
     assert.match((await warnings(page))[0][2], /expected_pages\[1\]: expected an integer page in 1\.\.=2147483647, found the string "x"/);
     await page.reload();
     await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
+    await showDocument(page);
     await page.click('[data-testid=tab-editor]');
     await page.waitForSelector('[data-testid=editor-item]', { timeout: 30_000 });
     assert.equal(await page.inputValue('[data-testid=editor-corpus]'), 'my-corpus');

@@ -12,7 +12,7 @@ import { deflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import {
   missing, appHarness, openApp, serveDist, scratch, startRefsearch, fakeDeployment, figevalReport,
-  missEvery, setField, loadBundled, axeViolations, OCTAVE_PDF, OCTAVE_DATASET,
+  missEvery, setField, loadBundled, showDocument, axeViolations, OCTAVE_PDF, OCTAVE_DATASET,
 } from './support.mjs';
 
 const skip = missing() || false;
@@ -50,6 +50,12 @@ test('the demo link\'s dataset check reads the open report\'s items, says so, an
   const page = await openApp(h.browser, reportLink(h.site.url, report, `${files.url}octave.pdf`));
   await page.waitForSelector('[data-testid=report-view]');
   await page.click('[data-testid=pdf-offer-load]');
+  // The report stays on show; the check is in the Document view, marked once the PDF is open.
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+  assert.equal(await page.getAttribute('[data-testid=tab-report]', 'aria-current'), 'page');
+  assert.match(await page.textContent('[data-testid=tab-document]'), /^Document$/);
+  assert.equal(await page.$eval('[data-testid=tab-document]', (b) => getComputedStyle(b, '::after').content), '" ●" / ""');
+  await showDocument(page);
   await page.waitForSelector('[data-testid=ground-panel][data-status=checked]', { timeout: 180_000 });
   assert.equal(await page.locator('[data-testid=ground-row][data-verdict=absent]').count(), 0, 'no false finding');
   assert.match(await page.textContent('[data-testid=ground-status]'), /^No findings: every checked item of the 33/);
@@ -60,6 +66,7 @@ test('the demo link\'s dataset check reads the open report\'s items, says so, an
   // The workbench's dataset (NASA Apollo 11, the page's start dataset: nothing serves a corpus
   // here) is checked only from the workbench, and with a word about its other corpus.
   await page.click('[data-testid=tab-workbench]');
+  await showDocument(page);
   await page.waitForSelector('[data-testid=ground-corpus-note]', { timeout: 30_000 });
   assert.match(await page.textContent('[data-testid=ground-checked]'), /the dataset in Run & score \(bundled: nasa-apollo-11-figures\.json, corpus nasa-apollo-11, 25 items\)/);
   assert.match(await page.textContent('[data-testid=ground-corpus-note]'), /for nasa-apollo-11, but the report open in this page is for octave-manual/);

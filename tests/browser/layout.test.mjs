@@ -1,13 +1,15 @@
 // Every table of the report and compare views fits its card or scrolls inside it, in a
 // 1280-pixel and a 390-pixel wide window, with the Octave eval's figures-off and figures-on
 // reports (from refsearch and `figeval run`) open: at 1280 px no table needs scrolling, and at
-// either width no cell is cut off.
+// either width no cell is cut off and no comparison cell wraps. The app's header comes first,
+// and the document tools are a view of their own.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  OCTAVE_DATASET, missing, appHarness, figevalReport, startRefsearch, scratch,
+  OCTAVE_DATASET, OCTAVE_PDF, missing, appHarness, figevalReport, startRefsearch, scratch,
 } from './support.mjs';
+import { existsSync } from 'node:fs';
 
 const skip = missing({ figeval: true, refsearch: true }) || false;
 const h = appHarness(skip);
@@ -134,12 +136,47 @@ for (const width of [1280, 390]) {
     await page.waitForSelector('[data-testid=comparison]');
     assert.equal(await page.locator('[data-testid=compare-scope]').count(), 4);
     const tops = await page.locator('[data-testid=compare-scope]').evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
-    assert.equal(tops[0] === tops[1], wide, `the per-group cards are ${wide ? 'two' : 'one'} to a row: ${tops}`);
+    assert.ok(tops.every((t, i) => i === 0 || t > tops[i - 1]), `one scope to a row: ${tops}`);
     assert.deepEqual(await tableProblems(page, '[data-testid=compare-view]', wide), [], 'figures off → on');
+    // Every cell of the comparison holds its text on one line (rate, hits and interval).
+    const wrapped = await page.$$eval('[data-testid=compare-scope] td', (tds) => tds.filter((td) => {
+      const r = document.createRange();
+      r.selectNodeContents(td);
+      // Text of two sizes sits on one line a few pixels apart; a second line is a line lower.
+      const tops = [...r.getClientRects()].map((x) => x.top);
+      return Math.max(...tops) - Math.min(...tops) > 10;
+    }).map((td) => td.textContent));
+    assert.deepEqual(wrapped, [], 'no cell wraps');
     // Swapped, figures on → off regresses: the regressed rows must fit too.
     await page.click('[data-testid=compare-swap]');
     assert.ok(await page.locator('tr.regressed').count() > 0, 'the swapped comparison has regressed rows');
     assert.deepEqual(await tableProblems(page, '[data-testid=compare-view]', wide), [], 'figures on → off');
+    await page.context().close();
+  });
+
+  test(`the app's header comes first at ${width} px, and opening a PDF leaves the report where it is`, { skip: skip || (!existsSync(OCTAVE_PDF) && `no manual at ${OCTAVE_PDF}`), timeout: 120_000 }, async () => {
+    const page = await openAt(width);
+    await page.setInputFiles('[data-testid=report-input]', reports.on);
+    await page.waitForSelector('[data-testid=group-table]');
+    const where = () => page.evaluate(() => {
+      const top = (q) => { const e = document.querySelector(q); return e && e.offsetParent !== null ? Math.round(e.getBoundingClientRect().top) : null; };
+      return { header: top('.topbar'), report: top('[data-testid=report-view]'), tools: top('[data-testid=doc-side]'), strip: top('[data-testid=pdf-panel]') };
+    });
+    const before = await where();
+    assert.equal(before.header, 0, 'the header is at the top');
+    assert.equal(before.tools, null, 'the document tools are a view, not on show');
+    await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+    await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+    assert.deepEqual(await where(), before, 'the PDF open, the header and the report have not moved');
+    // The Document view: the strip right under the header, the report out of the way.
+    await page.click('[data-testid=tab-document]');
+    const doc = await where();
+    assert.equal(doc.header, 0);
+    assert.equal(doc.report, null, 'the report gives way to the document tools');
+    const headerBottom = await page.$eval('.topbar', (e) => Math.round(e.getBoundingClientRect().bottom));
+    assert.ok(doc.strip >= headerBottom && doc.strip < headerBottom + 40, `the strip (${doc.strip}) is under the header (${headerBottom})`);
+    await page.click('[data-testid=tab-report]');
+    assert.deepEqual(await where(), before, 'back to the report, where it was');
     await page.context().close();
   });
 }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { missing, appHarness, openApp, scratch, figeval, OCTAVE_PDF } from './support.mjs';
+import { missing, appHarness, openApp, showDocument, scratch, figeval, OCTAVE_PDF } from './support.mjs';
 
 const tools = ['pdftoppm', 'img2pdf', 'tesseract'].filter((t) => spawnSync('which', [t]).status !== 0);
 const skip = missing({ figeval: true, manual: true }) || (tools.length ? `not installed: ${tools.join(', ')}` : false);
@@ -63,12 +63,13 @@ test('a scanned excerpt is read by tesseract.js in the page, and its captions ar
   assert.ok(native.captions.length >= 2, `the excerpt has Figures 15.1 and 15.2: ${r.stdout}`);
 
   const page = await openApp(h.browser, h.site.url);
+  await showDocument(page);
   const requests = [];
   page.on('request', (q) => requests.push(q.url()));
 
   // A PDF with a text layer: nothing of OCR is loaded.
   await page.setInputFiles('[data-testid=pdf-input]', REFCARD_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   await page.click('[data-testid=doc-view-captions]');
   await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 60_000 });
   assert.deepEqual(requests.filter((u) => OCR_FILE.test(u)), [], 'no OCR file loads for a PDF with a text layer');
@@ -123,8 +124,9 @@ test('Stop OCR ends the reading after the page under way, and the caption list n
   const { pdf } = excerpt();
   const pages = LAST - FIRST + 1;
   const page = await openApp(h.browser, h.site.url);
+  await showDocument(page);
   await page.setInputFiles('[data-testid=pdf-input]', pdf);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   await page.click('[data-testid=doc-view-captions]');
   await page.waitForSelector('[data-testid=ocr-status][data-running=true]', { timeout: 60_000 });
   // The first page is under way (the engine takes seconds to start): stop now.
@@ -154,10 +156,11 @@ test('a page past its OCR time limit is unreadable, never a hang, and the list s
   const { pdf } = excerpt();
   const pages = LAST - FIRST + 1;
   const page = await openApp(h.browser, h.site.url);
+  await showDocument(page);
   // The limit is set before the PDF opens (the document module reads its texts at once).
   await page.evaluate(async () => (await globalThis.figevalRenderer()).setOcrPageLimit(1));
   await page.setInputFiles('[data-testid=pdf-input]', pdf);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   await page.click('[data-testid=doc-view-captions]');
   await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 120_000 });
   assert.match(await page.textContent('[data-testid=ocr-status]'), new RegExp(`^0 of ${pages} pages read by OCR\\.`));

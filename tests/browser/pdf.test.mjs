@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import {
-  missing, serveDist, appHarness, openApp, loadBundled, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
+  missing, serveDist, appHarness, openApp, loadBundled, showDocument, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
   axeViolations, countByRule, watchProblems,
 } from './support.mjs';
 
@@ -98,7 +98,7 @@ async function octaveReport(page, cite) {
 
 async function openPdfFile(page) {
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
 }
 
 /** axe-core finds no violation with the PDF open. */
@@ -193,6 +193,49 @@ test('a thumbnail opens the page view with zoom, page number, printed label and 
   await page.context().close();
 });
 
+test('a thumbnail hovered or focused shows its page larger beside it, until the pointer or focus leaves or Escape', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  await octaveReport(page, (it) => [[it.expected_pages[0], it.expected_pages[0]], [500, 503]]);
+  await openPdfFile(page);
+  await page.click('[data-testid=item-row] >> nth=0 >> [data-testid=item-toggle]');
+  const thumb = page.locator('[data-testid=ranked-window] [data-testid=window-row] [data-testid=page-thumb][data-page="500"]');
+  await thumb.locator('img[data-rendered="500"]').waitFor({ timeout: 60_000 });
+  const preview = page.locator('[data-testid=thumb-preview]');
+  assert.equal(await preview.count(), 0);
+
+  await thumb.hover();
+  await preview.waitFor();
+  assert.equal(await preview.getAttribute('data-page'), '500');
+  assert.equal(await preview.getAttribute('aria-hidden'), 'true', 'a picture only: the thumbnail says what it shows');
+  assert.match(await preview.textContent(), /^page 500/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=thumb-preview] img')?.complete);
+  const [img, small, big] = await Promise.all([
+    preview.locator('img').evaluate((i) => ({ natural: i.naturalWidth, shown: Math.round(i.getBoundingClientRect().width) })),
+    thumb.locator('img').boundingBox(),
+    preview.boundingBox(),
+  ]);
+  assert.equal(img.natural, 680, 'drawn at twice its width');
+  assert.ok(img.shown >= 4 * small.width, `the preview (${img.shown} px) is four times the thumbnail (${small.width} px) or more`);
+  assert.ok(big.x >= small.x + small.width || big.x + big.width <= small.x, 'beside the thumbnail, not over it');
+  const view = page.viewportSize();
+  assert.ok(big.x >= 0 && big.y >= 0 && big.x + big.width <= view.width && big.y + big.height <= view.height, 'inside the window');
+  await noAxeViolation(page, 'a thumbnail preview on show');
+
+  await page.mouse.move(2, 2);
+  await preview.waitFor({ state: 'detached' });
+  // The keyboard: focus shows it, Escape hides it, and Enter still opens the page view.
+  await thumb.focus();
+  await preview.waitFor();
+  await page.keyboard.press('Escape');
+  await preview.waitFor({ state: 'detached' });
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=page-view][data-page="500"]').waitFor();
+  assert.equal(await preview.count(), 0, 'no preview over the page view');
+  await page.keyboard.press('Escape');
+  await noProblems(assert, page);
+  await page.context().close();
+});
+
 test('a pdf= link offers its URL and fetches it only after the user says yes', { skip }, async () => {
   const pdfUrl = `${files.url}octave.pdf`;
   const context = await h.browser.newContext();
@@ -211,7 +254,7 @@ test('a pdf= link offers its URL and fetches it only after the user says yes', {
   // asked by then. What was asked for up to the click:
   assert.deepEqual(fetched, [], 'nothing is fetched before the user says yes');
   await page.click('[data-testid=pdf-offer-load]');
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   assert.deepEqual(fetched, [pdfUrl], 'fetched once, after the yes');
   assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-pages'), '1158');
   await noProblems(assert, page);
@@ -221,8 +264,9 @@ test('a pdf= link offers its URL and fetches it only after the user says yes', {
 test('a file that is not a PDF, and a URL that answers 404, get a message that says so', { skip }, async () => {
   const page = await openApp(h.browser, h.site.url);
   await page.setInputFiles('[data-testid=pdf-input]', path.join(dir.dir, 'not-a.pdf'));
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=failed]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=failed]', { state: 'attached', timeout: 60_000 });
   assert.match(await page.textContent('[data-testid=pdf-status]'), /^not-a\.pdf could not be opened: .*not a PDF/);
+  await showDocument(page);
   await page.fill('[data-testid=pdf-url]', `${files.url}missing.pdf`);
   await page.click('[data-testid=load-pdf-url]');
   await page.waitForFunction(() => /missing\.pdf answered HTTP 404/.test(document.querySelector('[data-testid=pdf-status]')?.textContent || ''));
@@ -290,7 +334,7 @@ test('the last PDF opened is kept in this browser and offered again, until forgo
   const page = await openApp(h.browser, h.site.url);
   assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true, 'nothing to offer the first time');
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   const pages = await page.getAttribute('[data-testid=pdf-panel]', 'data-pages');
   // It is written after the open: wait for the name boot.js reads at start.
   await page.waitForFunction(() => localStorage.getItem('figeval.lastPdf') === 'octave.pdf', null, { timeout: 30_000 });
@@ -303,7 +347,7 @@ test('the last PDF opened is kept in this browser and offered again, until forgo
   const requests = [];
   page.on('request', (q) => requests.push(q.url()));
   await page.click('[data-testid=pdf-reopen-load]');
-  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
   assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-pages'), pages);
   assert.equal(await page.isHidden('[data-testid=pdf-reopen]'), true);
   const origin = new URL(h.site.url).origin;

@@ -318,7 +318,21 @@ export async function dropFile(page, selector, name, text) {
 }
 
 /** Loads a bundled dataset by id (`octave-manual-figures`, `nasa-apollo-11-figures`). */
+/**
+ * Shows a view by its navigation button, unless it is on show: `workbench`, `report`,
+ * `compare`, or `document` (the document tools: the PDF, its check, captions and editor).
+ */
+export async function showView(page, name) {
+  const tab = `[data-testid=tab-${name}]`;
+  if (await page.getAttribute(tab, 'aria-current') !== 'page') await page.click(tab);
+  await page.waitForSelector(`${tab}[aria-current=page]`);
+}
+
+/** Shows the document tools (the Document view). */
+export const showDocument = (page) => showView(page, 'document');
+
 export async function loadBundled(page, id) {
+  await showView(page, 'workbench');
   await page.click(`[data-testid=load-bundled][data-dataset="${id}"]`);
   // All but the first are fetched: wait until it is the dataset on show.
   await page.waitForSelector(`[data-testid=load-bundled][data-dataset="${id}"].active`);

@@ -237,6 +237,21 @@ mod tests {
     }
 
     #[test]
+    fn the_document_view_checks_the_dataset_of_the_view_it_was_opened_from() {
+        let on_report = AppState::default().apply(Action::OpenReport {
+            name: "octave.json".into(),
+            text: octave_report().to_json_pretty(),
+        });
+        let s = on_report.clone().apply(Action::ShowDocument);
+        assert!(s.document);
+        assert_eq!(target(&s), target(&on_report), "still the report's items");
+        // Any other view takes the page back from the document tools.
+        let s = s.apply(Action::Show(View::Compare));
+        assert!(!s.document);
+        assert_eq!(s.view, View::Compare);
+    }
+
+    #[test]
     fn the_same_state_gives_the_same_target_so_nothing_is_announced_twice() {
         let s = AppState::default();
         assert_eq!(

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::compare::{compare, Comparison};
+use crate::compare::{compare, Comparison, ALPHA};
 use crate::report::{Report, Scope};
 use crate::score::Metric;
 use crate::stats::{holm, Interval};
@@ -73,6 +73,66 @@ pub struct Matrix {
     /// Each run's comparison with the base, in run order (for gates and details).
     #[serde(skip)]
     pub comparisons: Vec<Comparison>,
+}
+
+/// How a run's row of one scope reads against the base: the matrix view's verdict column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowVerdict {
+    /// The base row.
+    Base,
+    /// A rate fell, with a Holm-adjusted p below [`ALPHA`].
+    Fell,
+    /// A rate rose, with a Holm-adjusted p below [`ALPHA`], and none fell so.
+    Rose,
+    /// Rates moved both ways, none by a change that can be told from chance.
+    Mixed,
+    /// Some rates are lower, none higher, none by a change that can be told from chance.
+    Lower,
+    /// Some rates are higher, none lower, none by a change that can be told from chance.
+    Higher,
+    /// Every rate is the base's.
+    Held,
+}
+
+impl RowVerdict {
+    /// The verdict of a row's cells (of one scope).
+    pub fn of<'a>(cells: impl IntoIterator<Item = &'a Cell>) -> RowVerdict {
+        let (mut fell, mut rose, mut lower, mut higher, mut base) =
+            (false, false, false, false, true);
+        for c in cells {
+            let (Some(d), Some(p)) = (c.delta, c.p_holm) else {
+                continue;
+            };
+            base = false;
+            let significant = p < ALPHA;
+            fell |= d < 0.0 && significant;
+            rose |= d > 0.0 && significant;
+            lower |= d < 0.0;
+            higher |= d > 0.0;
+        }
+        match () {
+            _ if base => RowVerdict::Base,
+            _ if fell => RowVerdict::Fell,
+            _ if rose => RowVerdict::Rose,
+            _ if lower && higher => RowVerdict::Mixed,
+            _ if lower => RowVerdict::Lower,
+            _ if higher => RowVerdict::Higher,
+            _ => RowVerdict::Held,
+        }
+    }
+
+    /// The verdict in words, as the page shows it.
+    pub fn words(self) -> &'static str {
+        match self {
+            RowVerdict::Base => "baseline",
+            RowVerdict::Fell => "fell (Holm p < 0.05)",
+            RowVerdict::Rose => "rose (Holm p < 0.05)",
+            RowVerdict::Mixed => "mixed, too small to tell",
+            RowVerdict::Lower => "lower, too small to tell",
+            RowVerdict::Higher => "higher, too small to tell",
+            RowVerdict::Held => "held",
+        }
+    }
 }
 
 /// [`Matrix::too_small_to_tell`] of these runs' comparisons.
@@ -270,5 +330,41 @@ mod tests {
             "short: overall (n 5): no change could be significant; McNemar needs at least 6 \
              paired items flipping the same way"
         );
+    }
+
+    #[test]
+    fn a_row_verdict_tells_a_significant_change_from_one_too_small_to_tell() {
+        let base = report(&[false; 12]);
+        let better = report(&[true; 12]);
+        let one_more = report(&[[true].as_slice(), &[false; 11]].concat());
+        let m = compare_many(
+            ("base", &base),
+            &[
+                ("better", &better),
+                ("one more", &one_more),
+                ("same", &base),
+            ],
+        );
+        let verdict = |row: usize| RowVerdict::of(m.rows[row].cells.iter().flatten());
+        assert_eq!(verdict(0), RowVerdict::Base);
+        assert_eq!(verdict(1), RowVerdict::Rose);
+        assert_eq!(verdict(2), RowVerdict::Higher);
+        assert_eq!(verdict(3), RowVerdict::Held);
+        let m = compare_many(
+            ("better", &better),
+            &[
+                ("base", &base),
+                ("one less", &{
+                    let mut h = [true; 12];
+                    h[0] = false;
+                    report(&h)
+                }),
+            ],
+        );
+        let verdict = |row: usize| RowVerdict::of(m.rows[row].cells.iter().flatten());
+        assert_eq!(verdict(1), RowVerdict::Fell);
+        assert_eq!(verdict(2), RowVerdict::Lower);
+        assert_eq!(RowVerdict::Fell.words(), "fell (Holm p < 0.05)");
+        assert_eq!(RowVerdict::Higher.words(), "higher, too small to tell");
     }
 }

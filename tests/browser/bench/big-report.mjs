@@ -151,7 +151,7 @@ try {
     if (withPdf) {
       phase = 'manual open';
       await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
-      await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
       for (let k = 0; k < 5; k++) await page.click(`[data-testid=item-row] >> nth=${k} >> [data-testid=item-toggle]`);
       await page.waitForSelector('[data-testid=ranked-window] img[data-rendered]', { timeout: 60_000 });
       console.log('  the manual is open, five ranked windows with their thumbnails');

@@ -1,4 +1,5 @@
-//! The app: one state, three pages (workbench, report, compare) and the banner.
+//! The app: one state, three pages (workbench, report, compare), the banner, and the button of
+//! the document tools (the Document view, drawn outside the app: index.html).
 //!
 //! The document outline every view shares: the header holds the one `h1` and the `nav` of view
 //! buttons (the one on show is `aria-current`); each view is a `section` in `main`, named by
@@ -266,7 +267,7 @@ pub fn app() -> Html {
     };
     let tab = |view: View, label: &str| {
         let d = state.dispatcher();
-        let selected = state.view == view;
+        let selected = !state.document && state.view == view;
         let ids = ids(view);
         html! {
             <button type="button" id={ids.tab} class={classes!("tab", selected.then_some("selected"))}
@@ -282,7 +283,7 @@ pub fn app() -> Html {
         let ids = ids(view);
         html! {
             <section class={classes!("page", class)} id={ids.panel}
-                     aria-labelledby={ids.tab} hidden={state.view != view}>
+                     aria-labelledby={ids.tab} hidden={state.document || state.view != view}>
                 { content }
             </section>
         }
@@ -314,6 +315,14 @@ pub fn app() -> Html {
                         { tab(View::Workbench, "Run & score") }
                         { tab(View::Report, "Report") }
                         { tab(View::Compare, "Compare") }
+                        // The document tools (index.html's #doc-side, shown by style.css while
+                        // this button is current): the PDF, its check, captions and editor.
+                        <button type="button" id="tab-document" data-testid="tab-document"
+                                class={classes!("tab", state.document.then_some("selected"))}
+                                aria-current={state.document.then_some("page")} aria-controls="doc-side"
+                                onclick={let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ShowDocument))}>
+                            { "Document" }
+                        </button>
                     </div>
                 </nav>
             </header>

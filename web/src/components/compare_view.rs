@@ -6,7 +6,7 @@
 //! `figeval::render` as the text matrix prints it.
 
 use figeval::compare::{Comparison, ScopeComparison};
-use figeval::matrix::{compare_many, Cell, Matrix};
+use figeval::matrix::{compare_many, Cell, Matrix, RowVerdict};
 use figeval::render;
 use figeval::{Group, Metric, Scope};
 use yew::prelude::*;
@@ -300,7 +300,18 @@ fn runs_card(
         html! {
             <li key={key.to_string()} data-run={key.to_string()}
                 data-testid="compare-run" data-index={i.to_string()} data-base={(i == 0).to_string()}>
-                <span><strong>{ name.clone() }</strong>
+                <span>
+                    // Renamed here, the report keeps the name in every view and the share link.
+                    <input type="text" class="run-name" data-testid="compare-run-name" value={name.clone()}
+                           aria-label={format!("Name of report {}", i + 1)}
+                           onchange={let (d, name) = (dispatch.clone(), name.clone()); Callback::from(move |e: Event| {
+                               let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                               // A blank name is not taken: the field shows the name again.
+                               match input.value().trim() {
+                                   "" => input.set_value(&name),
+                                   v => d.dispatch(Action::RenameCompare(i, v.to_string())),
+                               }
+                           })} />
                     if i == 0 { { " " }<span class="badge">{ "baseline" }</span> }</span>
                 <span class="row wrap" role="group" aria-label={name.clone()}>
                     <button data-testid="compare-run-baseline" disabled={i == 0}
@@ -335,7 +346,9 @@ fn runs_card(
 fn matrix_cell(metric: Metric, cell: Option<&Cell>) -> Html {
     match cell {
         Some(c) => html! {
-            <td data-metric={metric.name()} class={if c.regressed { "num regressed" } else { "num" }}>
+            // A lower rate is marked as regressed, a higher one as gained.
+            <td data-metric={metric.name()} class={classes!("num", c.regressed.then_some("regressed"),
+                                                      (c.delta > Some(0.0)).then_some("gained-cell"))}>
                 <span class="rate">{ render::rate_with_ci(c.rate, c.hits, c.n, c.ci) }</span>
                 if c.delta.is_some() { { " " }<span class="change">{ render::change(c) }</span> }
             </td>
@@ -344,24 +357,62 @@ fn matrix_cell(metric: Metric, cell: Option<&Cell>) -> Html {
     }
 }
 
-/// Every run against the baseline: per scope a table, one row per report.
+/// A row's MRR in one scope: the base's, or a run's with its change (`None`: no items).
+fn matrix_mrr(m: &Matrix, scope: Scope, row: usize) -> Html {
+    // Every comparison's before is the base; a run's row is its comparison's after.
+    let value = match row.checked_sub(1) {
+        None => m
+            .comparisons
+            .first()
+            .and_then(|c| c.scope(scope))
+            .map(|s| (s.page_mrr.before, s.page_mrr.before_ci, None)),
+        Some(run) => m
+            .comparisons
+            .get(run)
+            .and_then(|c| c.scope(scope))
+            .map(|s| {
+                (
+                    s.page_mrr.after,
+                    s.page_mrr.after_ci,
+                    Some(s.page_mrr.delta),
+                )
+            }),
+    };
+    match value {
+        Some((v, ci, delta)) => html! {
+            <td data-metric="page_mrr" class="num">
+                <span class="rate">{ render::value_with_ci(v, ci) }</span>
+                if let Some(d) = delta { { " " }<span class="change">{ format::signed(d) }</span> }
+            </td>
+        },
+        None => html! { <td data-metric="page_mrr" class="muted">{ "no items" }</td> },
+    }
+}
+
+/// Every run against the baseline: per scope a table, one row per report, with its verdict.
 fn matrix_view(m: &Matrix) -> Html {
     let tables = render::matrix_scopes(m).into_iter().map(|(scope, cols)| {
-        let rows = m.rows.iter().map(|row| html! {
+        let rows = m.rows.iter().enumerate().map(|(r, row)| {
+            let verdict = RowVerdict::of(cols.iter().filter_map(|&i| row.cells[i].as_ref()));
+            html! {
             <tr data-testid="matrix-row" data-base={row.base.to_string()}>
-                <th scope="row">{ row.label.clone() }
-                    if row.base { { " " }<span class="badge">{ "baseline" }</span> }</th>
+                <th scope="row">{ row.label.clone() }</th>
+                <td data-testid="matrix-verdict" data-verdict={format!("{verdict:?}")}
+                    class={classes!(match verdict { RowVerdict::Fell => "lost", RowVerdict::Rose => "gained", _ => "muted" })}>
+                    { verdict.words() }</td>
                 { for cols.iter().map(|&i| matrix_cell(m.columns[i].metric, row.cells[i].as_ref())) }
+                { matrix_mrr(m, scope, r) }
             </tr>
-        });
+        }});
         html! {
             <section class="card" data-testid="matrix-scope" data-scope={scope.name()}>
                 <h3>{ scope.name() }</h3>
                 { table_scroll(format!("{scope}: every report against the baseline"), html! {
                     <table class="compare-table matrix-table">
                         <thead><tr>
-                            <th scope="col">{ "report" }</th>
+                            <th scope="col">{ "report" }</th><th scope="col">{ "verdict" }</th>
                             { for cols.iter().map(|&i| html! { <th scope="col" class="num">{ metric_label(m.columns[i].metric) }<br /><code>{ m.columns[i].metric.name() }</code></th> }) }
+                            <th scope="col" class="num">{ "MRR" }<br /><code>{ "page_mrr" }</code></th>
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>

@@ -149,6 +149,15 @@ impl Compared {
         }
     }
 
+    /// Renames the report at `at` (nothing when out of range, or for a blank name: a report is
+    /// always called something). The name is what the views and the share link carry.
+    pub fn rename(&mut self, at: usize, name: &str) {
+        let name = name.trim();
+        if at < self.reports.len() && !name.is_empty() {
+            Rc::make_mut(&mut self.reports)[at].name = name.into();
+        }
+    }
+
     /// Moves the report at `from` to `to` (0 makes it the baseline; nothing when either is out
     /// of range).
     pub fn move_to(&mut self, from: usize, to: usize) {
@@ -206,5 +215,17 @@ mod tests {
         c.remove(0);
         assert_eq!(names(&c), ["a", "b"]);
         assert_eq!(&*c.slot(Slot::Before).unwrap().name, "a");
+    }
+
+    #[test]
+    fn a_report_is_renamed_in_place_and_never_to_a_blank_name() {
+        let mut c = Compared::of(vec![open("a"), open("b")]);
+        let key = c.list()[1].key;
+        c.rename(1, "  reranker on  ");
+        assert_eq!(names(&c), ["a", "reranker on"]);
+        assert_eq!(c.list()[1].key, key, "the row keeps its key");
+        c.rename(0, "   ");
+        c.rename(7, "x");
+        assert_eq!(names(&c), ["a", "reranker on"]);
     }
 }

@@ -52,6 +52,9 @@ pub struct Banner {
 pub struct AppState {
     /// The page on show.
     pub view: View,
+    /// The document tools are on show (the Document view) in place of `view`, which goes on
+    /// deciding which dataset the document check reads (`crate::checked`).
+    pub document: bool,
     /// The dataset's JSON text (`dataset-input`).
     pub dataset_text: Rc<str>,
     /// Where the dataset text came from.
@@ -105,6 +108,8 @@ pub struct Served {
 pub enum Action {
     /// Show a page.
     Show(View),
+    /// Show the document tools (the Document view).
+    ShowDocument,
     /// A dataset text arrived (bundled, file, URL).
     LoadDataset {
         /// Where it came from.
@@ -235,6 +240,8 @@ pub enum Action {
     },
     /// Take the report at this position of [`Compared::list`] out of the comparison.
     RemoveCompare(usize),
+    /// Rename the report at this position of [`Compared::list`].
+    RenameCompare(usize, String),
     /// Move the report at `from` of [`Compared::list`] to `to` (0 makes it the baseline).
     MoveCompare {
         /// Its position now.
@@ -265,6 +272,7 @@ impl AppState {
         let first = &datasets::BUNDLED[0];
         let mut s = AppState {
             view: View::Workbench,
+            document: false,
             dataset_text: "".into(),
             dataset_source: "".into(),
             dataset: None,
@@ -366,7 +374,7 @@ impl AppState {
         self.report = Some(report);
         self.report_capture = capture;
         self.report_trec = trec;
-        self.view = View::Report;
+        self.show(View::Report);
     }
 
     /// The corpus the deployment serves and the dataset's, when they differ (said before a
@@ -448,17 +456,24 @@ impl AppState {
         }
     }
 
+    /// Shows a page: the document tools give way to it.
+    fn show(&mut self, view: View) {
+        self.view = view;
+        self.document = false;
+    }
+
     /// Applies one action (the pure heart of the app).
     pub fn apply(mut self, action: Action) -> AppState {
         match action {
-            Action::Show(v) => self.view = v,
+            Action::Show(v) => self.show(v),
+            Action::ShowDocument => self.document = true,
             Action::LoadDataset { source, text } => {
                 if self.run.is_running() {
                     self.banner("The dataset was not changed", "cancel the live run first");
                 } else {
                     self.set_dataset(&source, text);
                     self.dataset_chosen = true;
-                    self.view = View::Workbench;
+                    self.show(View::Workbench);
                 }
             }
             Action::EditDataset(text) => {
@@ -626,24 +641,25 @@ impl AppState {
                             .map(|n| OpenReport::new(&n.name, n.report))
                             .collect(),
                     );
-                    self.view = View::Compare;
+                    self.show(View::Compare);
                 }
                 Err(e) => self.refuse_link(&e),
             },
             Action::SetCompare { slot, name, text } => {
                 if let Some(o) = self.compare_input(&name, text) {
                     self.compared.set(slot, o);
-                    self.view = View::Compare;
+                    self.show(View::Compare);
                 }
             }
             Action::SwapCompare => self.compared.swap(),
             Action::AddCompare { name, text } => {
                 if let Some(o) = self.compare_input(&name, text) {
                     self.compared.add(o);
-                    self.view = View::Compare;
+                    self.show(View::Compare);
                 }
             }
             Action::RemoveCompare(at) => self.compared.remove(at),
+            Action::RenameCompare(at, name) => self.compared.rename(at, &name),
             Action::MoveCompare { from, to } => self.compared.move_to(from, to),
             Action::Error { title, detail } => self.banner(&title, detail),
             Action::DismissBanner => {
