@@ -66,9 +66,7 @@ globalThis.figevalDoc = { announce(text, what, note) { Object.assign(this, { tex
 document.addEventListener('click', (e) => {
   const v = e.target instanceof Element && e.target.closest('[data-doc-view]')?.dataset.docView;
   if (!v) return;
-  // Asked for from elsewhere in the page, a document view brings the document tools on show.
-  const tab = document.getElementById('tab-document');
-  if (tab && tab.getAttribute('aria-current') !== 'page') tab.click();
+  document.querySelector('#tab-document:not([aria-current])')?.click(); // the view on show
   withDoc((m) => m.show(v));
 });
 const offer = () => {

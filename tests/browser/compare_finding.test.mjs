@@ -1,6 +1,7 @@
 // The compare view leads with its finding, in the words `figeval compare` prints first: what
 // changed and whether the exact McNemar test tells it from chance. The share card comes after
-// the results, and a count of 0 lost is not coloured as a loss.
+// the results, and a count of 0 lost is not coloured as a loss. Each question that changed is
+// listed once and opens to its ranked windows in every report, side by side.
 //
 // Needs FIGEVAL_BIN.
 
@@ -48,6 +49,25 @@ test('the compare view\'s first line is the finding figeval compare prints first
   // Nothing was lost: no lost cell carries the loss colour.
   const lostCells = await page.$$eval('[data-testid=compare-scope] td.lost', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(lostCells, [], 'a count of 0 lost is not red');
+  assert.deepEqual(await axeViolations(page), []);
+
+  // The questions behind the numbers: each once (not once per metric and scope), with what it
+  // gained; one opens to its ranked windows before and after, side by side.
+  assert.equal(await page.locator('[data-testid=compare-scope] details').count(), 0, 'no per-metric lists in the scope cards');
+  const json = JSON.parse((await figeval(['compare', before, afterFile, '--format', 'json'])).stdout);
+  const overall = json.scopes.find((sc) => sc.scope === 'overall');
+  const moved = new Set(overall.metrics.flatMap((m) => [...m.gained, ...m.lost]));
+  assert.match(await page.locator('[data-testid=changed-questions] h2').textContent(), new RegExp(`^Questions that changed: ${moved.size}$`));
+  const first = page.locator('[data-testid=changed-question]').first();
+  const q = await first.getAttribute('data-question');
+  const gainedOn = overall.metrics.filter((m) => m.gained.includes(q)).map((m) => `+ gained ${m.metric}`);
+  assert.deepEqual(await first.locator('summary .pip').allTextContents(), gainedOn, 'every metric it moved on, in one row');
+  await first.locator('summary').click();
+  const sides = first.locator('[data-testid=side-by-side] .side');
+  assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelector(':scope > h3').textContent)), ['before.json', 'after.json']);
+  assert.equal(await sides.locator('[data-testid=ranked-window]').count(), 2);
+  // Before, every item missed; after, this one hit: its window after has a match on its page.
+  assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelectorAll('[data-testid=on-expected][data-on=true]').length > 0)), [false, true]);
   assert.deepEqual(await axeViolations(page), []);
 
   // Three reports: one finding per run against the baseline, named.

@@ -247,6 +247,33 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   assert.ok(marked.some(Boolean), 'the run with fewer misses gained somewhere');
   assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe on the matrix view');
 
+  // Every question any run gained or lost, on any metric, is listed once; it opens to one ranked
+  // window per report, side by side, each on the question's own record.
+  const moved = new Set();
+  for (const run of files.slice(1)) {
+    const pair = JSON.parse((await figeval(['compare', files[0], run, '--format', 'json'])).stdout);
+    for (const m of pair.scopes.find((sc) => sc.scope === 'overall').metrics) [...m.gained, ...m.lost].forEach((q) => moved.add(q));
+  }
+  const listed = await page.locator('[data-testid=changed-question]').evaluateAll((ds) => ds.map((d) => d.dataset.question));
+  assert.equal(listed.length, Math.min(moved.size, 25));
+  assert.equal(new Set(listed).size, listed.length, 'each question once');
+  assert.ok(listed.every((q) => moved.has(q)));
+  assert.match(await page.locator('[data-testid=changed-questions] h2').textContent(), new RegExp(`: ${moved.size}$`));
+  const opened = page.locator('[data-testid=changed-question]').first();
+  assert.match(await opened.locator('summary').textContent(), /(fewer-misses|more-misses)\.json: [+−] (gained|lost) /, 'each move names its run');
+  await opened.locator('summary').click();
+  const sides = opened.locator('[data-testid=side-by-side] .side');
+  assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelector(':scope > h3').textContent)), files.map((f) => basename(f)), 'one window per report, the baseline first');
+  const shownQuestion = await opened.getAttribute('data-question');
+  const expected = dataset.items.find((it) => it.question === shownQuestion).expected_pages;
+  const windows = await sides.locator('[data-testid=ranked-window]').evaluateAll((ws) => ws.map((w) => w.dataset.expected));
+  assert.equal(windows.length, 3);
+  assert.ok(windows.every((e) => e === (expected.length > 1 ? `pp. ${expected.join(', ')}` : `p. ${expected[0]}`)), `each window is the question's own: ${windows}`);
+  const tops = await sides.evaluateAll((ss) => ss.map((x) => Math.round(x.getBoundingClientRect().top)));
+  assert.ok(tops.every((t) => t === tops[0]), `side by side: ${tops}`);
+  assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe with a question open side by side');
+  await opened.locator('summary').click();
+
   // Reorder: the second moves down; then the last becomes the baseline.
   await page.locator('[data-testid=compare-run][data-index="1"] [data-testid=compare-run-down]').click();
   await check([files[0], files[2], files[1]], 'the second moved down');

@@ -45,7 +45,7 @@ function tableProblems(page, root, wide) {
   return page.$eval(root, (el, isWide) => {
     const problems = [];
     const box = (e) => e.getBoundingClientRect();
-    const tables = [...el.querySelectorAll('table')].filter((t) => t.offsetParent !== null);
+    const tables = [...el.querySelectorAll('table')].filter((t) => t.checkVisibility());
     if (tables.length === 0) problems.push('no visible table');
     tables.forEach((table, i) => {
       const name = `${table.className || 'table'} #${i + 1}`;
@@ -147,6 +147,11 @@ for (const width of [1280, 390]) {
       return Math.max(...tops) - Math.min(...tops) > 10;
     }).map((td) => td.textContent));
     assert.deepEqual(wrapped, [], 'no cell wraps');
+    // A question that changed, open: its two ranked windows side by side fit too.
+    await page.locator('[data-testid=changed-question] summary').first().click();
+    assert.equal(await page.locator('[data-testid=changed-question][open] [data-testid=ranked-window]').count(), 2);
+    assert.deepEqual(await tableProblems(page, '[data-testid=changed-question][open]', wide), [], 'the windows side by side');
+    await page.locator('[data-testid=changed-question] summary').first().click();
     // Swapped, figures on → off regresses: the regressed rows must fit too.
     await page.click('[data-testid=compare-swap]');
     assert.ok(await page.locator('tr.regressed').count() > 0, 'the swapped comparison has regressed rows');

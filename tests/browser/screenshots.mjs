@@ -1,7 +1,9 @@
 // The README's screenshots, taken from the app's release build (dist/, `trunk build --release`)
 // rather than by hand: the Octave eval's report with figure chunks on (its headline, group
 // table, chart and ranking, an item's ranked window open), and the compare view of figures off
-// → on leading with its finding, each in a 1280 and a 390 pixel wide window. The two reports
+// → on leading with its finding, and one question that changed opened to its ranked windows
+// before and after side by side (with the manual's thumbnails), each in a 1280 and a 390 pixel
+// wide window. The two reports
 // come from real runs of `figeval run` against refsearch over the Octave manual, as the demo
 // makes them. Not a test: run it after a change to the page, and commit the pictures.
 //
@@ -9,15 +11,15 @@
 //   FIGEVAL_BIN=target/debug/figeval REFSEARCH_BIN=target/debug/refsearch \
 //     node tests/browser/screenshots.mjs
 //
-// Writes docs/screenshots/{report,compare}-{1280,390}.png.
+// Writes docs/screenshots/{report,compare,compare-item}-{1280,390}.png.
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
-  REPO, OCTAVE_DATASET, missing, serveDist, launch, startRefsearch, figevalReport, scratch,
+  REPO, OCTAVE_DATASET, OCTAVE_PDF, missing, serveDist, launch, startRefsearch, figevalReport, scratch,
 } from './support.mjs';
 
-const why = missing({ figeval: true, refsearch: true });
+const why = missing({ figeval: true, refsearch: true, manual: true });
 if (why) {
   console.error(`screenshots: ${why}`);
   process.exit(2);
@@ -38,8 +40,9 @@ for (const figures of ['off', 'on']) {
 
 /** A picture of `selector`'s first `height` pixels (the page scrolled to it). */
 async function shoot(page, selector, file, height) {
-  const box = await page.locator(selector).boundingBox();
-  const clip = { x: 0, y: Math.max(0, box.y - 8), width: page.viewportSize().width, height: Math.min(height, box.height + 16) };
+  const box = await page.locator(selector).boundingBox(); // relative to the window
+  const top = box.y + await page.evaluate(() => scrollY);
+  const clip = { x: 0, y: Math.max(0, top - 8), width: page.viewportSize().width, height: Math.min(height, box.height + 16) };
   await page.screenshot({ path: path.join(out, file), clip, fullPage: true });
   console.log(`screenshots: ${file} (${clip.width}×${Math.round(clip.height)})`);
 }
@@ -71,6 +74,21 @@ try {
     await page.setInputFiles('[data-testid=compare-after-input]', reports.on);
     await page.waitForSelector('[data-testid=comparison]');
     await shoot(page, '[data-testid=compare-view]', `compare-${width}.png`, width >= 1280 ? 1300 : 2400);
+
+    // A question that changed, open: its ranked windows before and after, side by side, with
+    // the manual's thumbnails.
+    await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+    await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+    const item = page.locator('[data-testid=changed-question]').first();
+    await item.locator('summary').click();
+    await item.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => {
+      // The thumbnails in the window (those below it are drawn when scrolled to).
+      const imgs = [...document.querySelectorAll('[data-testid=changed-question][open] img[data-thumb]')]
+        .filter((i) => i.getBoundingClientRect().top < innerHeight);
+      return imgs.length > 0 && imgs.every((i) => i.dataset.rendered === i.dataset.thumb);
+    }, null, { timeout: 60_000 });
+    await shoot(page, '[data-testid=changed-question][open]', `compare-item-${width}.png`, width >= 1280 ? 1000 : 2400);
     await context.close();
   }
 } finally {

@@ -75,6 +75,66 @@ pub struct Matrix {
     pub comparisons: Vec<Comparison>,
 }
 
+/// One change of one question in one run against the base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move {
+    /// The run, by its position among the runs (0 is the first run after the base).
+    pub run: usize,
+    /// The metric it moved on.
+    pub metric: Metric,
+    /// Miss to hit (`true`) or hit to miss.
+    pub gained: bool,
+}
+
+/// A question that some run gained or lost on some metric against the base, with every such
+/// change: what the page lists once per question, however many metrics and runs it moved on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mover {
+    /// The question.
+    pub question: String,
+    /// Its changes, by run, then metric in [`Metric::ALL`] order.
+    pub moves: Vec<Move>,
+}
+
+/// The questions that moved in `comparisons` (each a run against the same base, in run order),
+/// each once, in the order they are first met: run by run, metric by metric, gains before
+/// losses, each list in the order the comparison gives it. Read from the overall scope, which
+/// holds every paired question.
+pub fn movers(comparisons: &[Comparison]) -> Vec<Mover> {
+    let mut out: Vec<Mover> = Vec::new();
+    for (run, c) in comparisons.iter().enumerate() {
+        let Some(overall) = c.scope(Scope::Overall) else {
+            continue;
+        };
+        for m in overall.metrics.values() {
+            for (list, gained) in [(&m.gained, true), (&m.lost, false)] {
+                for q in list {
+                    // A scan, not a map: the browser bundle has no room for another map's
+                    // code, and the questions that move are few next to the questions.
+                    let i = match out.iter().position(|o| o.question == *q) {
+                        Some(i) => i,
+                        None => {
+                            out.push(Mover {
+                                question: q.clone(),
+                                moves: Vec::new(),
+                            });
+                            out.len() - 1
+                        }
+                    };
+                    out[i].moves.push(Move {
+                        run,
+                        metric: m.metric,
+                        gained,
+                    });
+                }
+            }
+        }
+    }
+    // Runs in order, metrics in the map's order (Metric::ALL's), one move per metric: sorted
+    // as they are made.
+    out
+}
+
 /// How a run's row of one scope reads against the base: the matrix view's verdict column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowVerdict {
@@ -366,5 +426,42 @@ mod tests {
         assert_eq!(verdict(2), RowVerdict::Lower);
         assert_eq!(RowVerdict::Fell.words(), "fell (Holm p < 0.05)");
         assert_eq!(RowVerdict::Higher.words(), "higher, too small to tell");
+    }
+
+    #[test]
+    fn a_question_that_moved_is_listed_once_with_every_run_and_metric_it_moved_on() {
+        let base = report(&[true, false, true, false]);
+        let a = report(&[false, true, true, false]);
+        let b = report(&[true, true, true, false]);
+        let m = compare_many(("base", &base), &[("a", &a), ("b", &b)]);
+        let movers = movers(&m.comparisons);
+        let names: Vec<&str> = movers.iter().map(|x| x.question.as_str()).collect();
+        assert_eq!(names, ["q1", "q0"], "gains first, each question once");
+        let q1 = &movers[0];
+        // q1 was gained on every metric the test report scores, in both runs.
+        assert!(q1.moves.iter().all(|mv| mv.gained));
+        assert_eq!(
+            q1.moves.iter().filter(|mv| mv.run == 0).count(),
+            q1.moves.iter().filter(|mv| mv.run == 1).count()
+        );
+        assert!(q1.moves.windows(2).all(|w| w[0].run <= w[1].run), "by run");
+        let run0: Vec<Metric> = q1
+            .moves
+            .iter()
+            .filter(|mv| mv.run == 0)
+            .map(|mv| mv.metric)
+            .collect();
+        let in_order: Vec<Metric> = Metric::ALL
+            .into_iter()
+            .filter(|m| run0.contains(m))
+            .collect();
+        assert_eq!(run0, in_order, "then by metric");
+        assert!(!run0.is_empty());
+        assert!(
+            movers[1].moves.iter().all(|mv| mv.run == 0 && !mv.gained),
+            "q0: lost in a only"
+        );
+        assert!(!movers[1].moves.is_empty());
+        assert!(super::movers(&[]).is_empty());
     }
 }

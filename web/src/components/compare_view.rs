@@ -6,7 +6,7 @@
 //! `figeval::render` as the text matrix prints it.
 
 use figeval::compare::{Comparison, ScopeComparison};
-use figeval::matrix::{compare_many, Cell, Matrix, RowVerdict};
+use figeval::matrix::{compare_many, movers, Cell, Matrix, Mover, RowVerdict};
 use figeval::render;
 use figeval::{Group, Metric, Scope};
 use yew::prelude::*;
@@ -15,6 +15,7 @@ use crate::browser;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::components::group_table::metric_label;
+use crate::components::ranked_window::RankedWindow;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_scroll::table_scroll;
 use crate::format;
@@ -163,7 +164,6 @@ fn scope_card(s: &ScopeComparison) -> Html {
             </tr>
         }
     });
-    let headline = s.metric(Metric::PageHitAt3);
     html! {
         <section class="card scope" data-testid="compare-scope" data-scope={s.scope.name()}>
             <h3>{ s.scope.name() }<span class="muted small">
@@ -190,14 +190,6 @@ fn scope_card(s: &ScopeComparison) -> Html {
                 </table>
             }) }
             if let Some(note) = &s.note { <p class="note">{ note.clone() }</p> }
-            { question_list("page_hit_at_3 gained", &headline.gained, "gained") }
-            { question_list("page_hit_at_3 lost", &headline.lost, "lost") }
-            { for s.metrics.values().filter(|m| m.metric != Metric::PageHitAt3).map(|m| html! {
-                <>
-                    { question_list(&format!("{} gained", m.metric), &m.gained, "gained") }
-                    { question_list(&format!("{} lost", m.metric), &m.lost, "lost") }
-                </>
-            }) }
         </section>
     }
 }
@@ -397,7 +389,7 @@ fn matrix_view(m: &Matrix) -> Html {
             html! {
             <tr data-testid="matrix-row" data-base={row.base.to_string()}>
                 <th scope="row">{ row.label.clone() }</th>
-                <td data-testid="matrix-verdict" data-verdict={format!("{verdict:?}")}
+                <td data-testid="matrix-verdict"
                     class={classes!(match verdict { RowVerdict::Fell => "lost", RowVerdict::Rose => "gained", _ => "muted" })}>
                     { verdict.words() }</td>
                 { for cols.iter().map(|&i| matrix_cell(m.columns[i].metric, row.cells[i].as_ref())) }
@@ -430,6 +422,51 @@ fn matrix_view(m: &Matrix) -> Html {
     }
 }
 
+/// The questions that moved (`figeval::matrix::movers`), each once with every run and metric
+/// it moved on; each opens to the ranked windows of every report side by side
+/// (`changed-question`, `side-by-side`).
+fn movers_card(list: &[OpenReport], movers: &[Mover]) -> Html {
+    if movers.is_empty() {
+        return html! {};
+    }
+    let many = list.len() > 2;
+    let rows = movers.iter().take(LISTED).map(|m| {
+        let moves = m.moves.iter().map(|mv| {
+            let run = if many { format!("{}: ", list[mv.run + 1].name) } else { String::new() };
+            html! {
+                <span class={classes!("pip", if mv.gained { "hit" } else { "miss" })}>
+                    { format!("{run}{} {}", if mv.gained { "+ gained" } else { "− lost" }, mv.metric) }</span>
+            }
+        });
+        html! {
+            <li><details class="item" data-testid="changed-question" data-question={m.question.clone()}>
+                <summary class="item-head"><span class="question">{ m.question.clone() }</span>
+                    <span class="item-meta">{ for moves }</span></summary>
+                <div class="side-by-side" data-testid="side-by-side">
+                    { for list.iter().map(|o| html! {
+                        <div class="side">
+                            <h3>{ o.name.to_string() }</h3>
+                            { match o.report.per_item.iter().position(|r| r.question == m.question) {
+                                Some(index) => html! { <RankedWindow report={o.report.clone()} said={o.said.clone()} {index} /> },
+                                None => html! { <p class="muted">{ "not in this report" }</p> },
+                            } }
+                        </div>
+                    }) }
+                </div>
+            </details></li>
+        }
+    });
+    html! {
+        <section class="card" data-testid="changed-questions">
+            <h2>{ format!("Questions that changed: {}", movers.len()) }</h2>
+            <ul class="items">
+                { for rows }
+                if movers.len() > LISTED { <li class="muted">{ format!("… and {} more", movers.len() - LISTED) }</li> }
+            </ul>
+        </section>
+    }
+}
+
 /// The view.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
@@ -451,6 +488,11 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
             Some(compare_many((base.0.as_str(), &base.1), &runs))
         }
         _ => None,
+    });
+    let moved = use_memo(matrix.clone(), |m| {
+        m.as_ref()
+            .as_ref()
+            .map_or_else(Vec::new, |m| movers(&m.comparisons))
     });
     let d = props.dispatch.clone();
     let swap = Callback::from(move |_: MouseEvent| d.dispatch(Action::SwapCompare));
@@ -477,6 +519,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                 </div>
                 { runs_card(&named, &keys, props.has_current, &props.dispatch, &pending) }
                 if many { { matrix_view(m) } } else { { for m.comparisons.first().map(comparison) } }
+                { movers_card(compared, &moved) }
                 <section class="card" data-testid="compare-share">
                     <h2>{ "Share this comparison" }</h2>
                     <SharePanel testid="compare-" reports={named.clone()} />
