@@ -202,6 +202,11 @@ export async function open(bytes, name) {
   const gen = generation;
   stats.openedAt = performance.now();
   stats.firstThumbMs = null;
+  if (!bytes.length) throw new Error('the file is empty (0 bytes)');
+  // What the file looks like, to say why pdf.js could not read it (it takes the bytes over).
+  const ascii = (from, to) => String.fromCharCode(...bytes.subarray(from, to));
+  const startsAsPdf = ascii(0, 1024).includes('%PDF-');
+  const ends = ascii(Math.max(0, bytes.length - 1024), bytes.length).includes('%%EOF');
   const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false });
   let encrypted = false;
   task.onPassword = () => { encrypted = true; task.destroy(); };
@@ -210,7 +215,10 @@ export async function open(bytes, name) {
     d = await task.promise;
   } catch (e) {
     if (encrypted || (e && e.name === 'PasswordException')) throw new Error('the PDF is encrypted (password protected): open an unprotected copy');
-    if (e && e.name === 'InvalidPDFException') throw new Error('this is not a PDF, or it is damaged beyond reading');
+    if (e && e.name === 'InvalidPDFException') {
+      if (!startsAsPdf) throw new Error('this is not a PDF (it has no %PDF- header)');
+      throw new Error(ends ? 'the PDF is damaged beyond reading' : 'the PDF is cut short (it has no %%EOF end marker): download it again');
+    }
     throw new Error(e && e.message ? e.message : String(e));
   }
   if (gen !== generation) { d.loadingTask.destroy(); throw new Error('another PDF was opened meanwhile'); }
@@ -259,7 +267,7 @@ async function opening(name, bytes) {
     const data = await bytes();
     const copy = data.slice(); // pdf.js takes `data` over; the copy is kept to reopen
     const { pages } = await open(data, name);
-    if (mine === attempts) strip('open', `open: ${name} — ${pages} pages`, pages);
+    if (mine === attempts) strip('open', `open: ${name} — ${pages} ${pages === 1 ? 'page' : 'pages'}`, pages);
     await keepLast(name, copy);
   } catch (e) {
     if (mine === attempts) strip('failed', `${name} could not be opened: ${e && e.message ? e.message : e}`);
@@ -696,7 +704,7 @@ async function readTexts(progress, first) {
       if (ocrRun === run) ocrRun = null;
     }
     const read = sources.filter((c) => typeof c === 'number').length;
-    ocrStatus(`${read} of ${d.numPages} pages read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
+    ocrStatus(`${read} of ${d.numPages} ${d.numPages === 1 ? 'page' : 'pages'} read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
   }
   out.sources = sources;
   return out;

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import {
-  missing, serveDist, appHarness, openApp, loadBundled, showDocument, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
+  REPO, missing, serveDist, appHarness, openApp, loadBundled, showDocument, setField, searchBody, scratch, OCTAVE_PDF, OCTAVE_DATASET,
   axeViolations, countByRule, watchProblems,
 } from './support.mjs';
 
@@ -272,6 +272,50 @@ test('a file that is not a PDF, and a URL that answers 404, get a message that s
   await page.waitForFunction(() => /missing\.pdf answered HTTP 404/.test(document.querySelector('[data-testid=pdf-status]')?.textContent || ''));
   assert.equal(await page.getAttribute('[data-testid=pdf-panel]', 'data-status'), 'failed');
   // The renderer's own console error for the broken file is expected; a CSP violation is not.
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations || []), []);
+  await page.context().close();
+});
+
+test('a broken PDF (encrypted, empty, cut short, lying about its pages) gets a message that says what is wrong, and the page goes on', { skip }, async () => {
+  const bytes = readFileSync(OCTAVE_PDF);
+  const broken = {
+    'password.pdf': readFileSync(path.join(REPO, 'tests', 'fixtures', 'password.pdf')),
+    'empty.pdf': Buffer.alloc(0),
+    // The manual's first 200 KB: its header and first objects, no cross-reference table.
+    'cut.pdf': bytes.subarray(0, 200_000),
+    // A one-page PDF whose page tree claims a million pages.
+    'lying.pdf': Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1000000>>endobj\n'
+      + '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R/Size 4>>\n%%EOF\n'),
+  };
+  const page = await openApp(h.browser, h.site.url);
+  await showDocument(page);
+  const seen = {};
+  for (const [name, data] of Object.entries(broken)) {
+    await page.setInputFiles('[data-testid=pdf-input]', { name, mimeType: 'application/pdf', buffer: data });
+    await page.waitForFunction((n) => {
+      const panel = document.querySelector('[data-testid=pdf-panel]');
+      const status = document.querySelector('[data-testid=pdf-status]')?.textContent || '';
+      return status.includes(n) && ['failed', 'open'].includes(panel.dataset.status);
+    }, name, { timeout: 60_000 }).catch(async (e) => {
+      throw new Error(`${name}: ${await page.getAttribute('[data-testid=pdf-panel]', 'data-status')} "${await page.textContent('[data-testid=pdf-status]')}" (${e.message.split('\n')[0]})`);
+    });
+    seen[name] = [await page.getAttribute('[data-testid=pdf-panel]', 'data-status'), await page.textContent('[data-testid=pdf-status]')];
+  }
+  console.log(`# ${JSON.stringify(seen)}`);
+  // One page is "1 page", never "1 pages".
+  assert.ok(Object.values(seen).every(([, t]) => !/\b1 pages\b/.test(t)));
+  assert.deepEqual(seen['password.pdf'], ['failed', 'password.pdf could not be opened: the PDF is encrypted (password protected): open an unprotected copy']);
+  assert.deepEqual(seen['empty.pdf'], ['failed', 'empty.pdf could not be opened: the file is empty (0 bytes)']);
+  assert.deepEqual(seen['cut.pdf'], ['failed', 'cut.pdf could not be opened: the PDF is cut short (it has no %%EOF end marker): download it again']);
+  for (const name of ['lying.pdf']) {
+    // pdf.js may recover what it can: then it says how many pages it found; else it says why not.
+    const [status, text] = seen[name];
+    if (status === 'failed') assert.match(text, new RegExp(`^${name.replace('.', '\\.')} could not be opened: .{10,}`));
+    else assert.match(text, new RegExp(`^open: ${name.replace('.', '\\.')} — \\d+ pages?$`), `${name}: ${text}`);
+  }
+  // The page goes on: the manual opens after them.
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-pages="1158"]', { state: 'attached', timeout: 60_000 });
   assert.deepEqual(await page.evaluate(() => window.__cspViolations || []), []);
   await page.context().close();
 });
