@@ -533,6 +533,8 @@ document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && previewF
  * its `read_pages` (`--ocr auto`), so the page reads the pages `figeval captions` reads by OCR.
  */
 const NEARLY_EMPTY_CHARS = 32;
+/** A scanned page's source while OCR has still to read it (`web/doc`'s `NOT_READ_YET`). */
+const NOT_READ_YET = 'not read by OCR yet';
 /** The resolution a scanned page is drawn at for OCR, in dots per inch. */
 const OCR_DPI = 150;
 /**
@@ -636,9 +638,9 @@ export function texts(progress, first = []) {
   }
   const run = { gen: generation, listeners: new Set(progress ? [progress] : []), last: null };
   textsRun = run;
-  run.promise = readTexts((done, total) => {
-    run.last = [done, total];
-    for (const l of run.listeners) l(done, total);
+  run.promise = readTexts((...args) => {
+    run.last = args;
+    for (const l of run.listeners) l(...args);
   }, first).catch((e) => {
     if (textsRun === run) textsRun = null;
     throw e;
@@ -676,6 +678,10 @@ async function readTexts(progress, first) {
     const run = { cancelled: false };
     ocrRun = run;
     let done = 0;
+    // While OCR reads, every page read hands the texts so far to the progress listeners (a
+    // page still to read says so), so the caption list shows what is read already.
+    for (const n of order) sources[n - 1] = NOT_READ_YET;
+    const soFar = () => progress && progress(d.numPages, d.numPages, Object.assign(out.slice(), { sources: sources.slice() }));
     try {
       for (const n of order) {
         if (gen !== generation) throw new Error('the PDF was closed');
@@ -699,6 +705,7 @@ async function readTexts(progress, first) {
           sources[n - 1] = e instanceof OcrTimedOut ? e.message : `OCR failed: ${e && e.message ? e.message : e}`;
         }
         done++;
+        if (done < order.length) soFar();
       }
     } finally {
       if (ocrRun === run) ocrRun = null;

@@ -78,7 +78,21 @@ test('a scanned excerpt is read by tesseract.js in the page, and its captions ar
   // The scanned excerpt: read by OCR, with progress in the strip.
   await page.setInputFiles('[data-testid=pdf-input]', pdf);
   await page.waitForSelector('[data-testid=ocr-status][data-running=true]', { timeout: 60_000 });
+  // While OCR reads, the caption list shows the captions of the pages read so far.
+  await page.evaluate(() => {
+    window.__soFar = [];
+    new MutationObserver(() => {
+      const list = document.querySelector('[data-testid=caption-list]');
+      if (list?.dataset.status === 'reading') {
+        window.__soFar.push([list.querySelector('[role=status]').textContent, list.querySelectorAll('[data-testid=caption-row]').length]);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 600_000 });
+  const soFar = await page.evaluate(() => window.__soFar);
+  const partial = soFar.filter(([t]) => /^So far \d+ captions? in \d of 6 pages; OCR is reading the other \d…$/.test(t));
+  assert.ok(partial.length > 0, `the list said what was read so far: ${JSON.stringify(soFar.slice(-5))}`);
+  assert.ok(partial.some(([, rows]) => rows > 0), 'captions were listed before OCR was done');
   const status = await page.textContent('[data-testid=ocr-status]');
   assert.match(status, new RegExp(`^${LAST - FIRST + 1} of ${LAST - FIRST + 1} pages read by OCR\\.`));
   assert.match(await page.textContent('[data-testid=caption-list] [role=status]'), /\(6 of 6 pages read by OCR\)/);

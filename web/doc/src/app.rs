@@ -123,12 +123,17 @@ pub fn app() -> Html {
                     let started = bridge::now_ms();
                     let d = dispatch.clone();
                     let read = bridge::page_texts(
-                        move |done, total| {
-                            d.dispatch(Action::Progress {
+                        move |done, total, so_far| match so_far {
+                            Some((texts, sources)) => d.dispatch(Action::Partial {
+                                generation,
+                                texts,
+                                sources,
+                            }),
+                            None => d.dispatch(Action::Progress {
                                 generation,
                                 done,
                                 total,
-                            })
+                            }),
                         },
                         &first,
                     )

@@ -119,12 +119,20 @@ fn export(viewer: &JsValue, name: &str) -> Result<Function, String> {
 /// where each came from (its `sources`: a page with no text layer is read by OCR, the pages in
 /// `first` before the others); `progress(done, total)` is called as it goes.
 pub async fn page_texts(
-    progress: impl FnMut(u32, u32) + 'static,
+    mut progress: impl FnMut(u32, u32, Option<(Vec<String>, Vec<Source>)>) + 'static,
     first: &[u32],
 ) -> Result<(Vec<String>, Vec<Source>), String> {
     let v = viewer().await?;
     let texts = export(&v, "texts")?;
-    let progress = Closure::<dyn FnMut(u32, u32)>::new(progress);
+    // While OCR reads, each call also brings the texts so far (a list, as the result is).
+    let progress =
+        Closure::<dyn FnMut(u32, u32, JsValue)>::new(move |done, total, so_far: JsValue| {
+            progress(
+                done,
+                total,
+                so_far.dyn_into::<Array>().ok().map(|a| texts_of(&a)),
+            )
+        });
     let first: Array = first.iter().map(|&p| JsValue::from(p)).collect();
     let promise = texts
         .call2(&v, progress.as_ref(), &first)
@@ -136,18 +144,23 @@ pub async fn page_texts(
     let pages: Array = out?
         .dyn_into()
         .map_err(|_| "the PDF viewer's texts() gave no list".to_string())?;
-    let sources = Reflect::get(&pages, &JsValue::from_str("sources"))
+    Ok(texts_of(&pages))
+}
+
+/// A list of page texts from the viewer, with its `sources`.
+fn texts_of(pages: &Array) -> (Vec<String>, Vec<Source>) {
+    let sources = Reflect::get(pages, &JsValue::from_str("sources"))
         .ok()
         .and_then(|s| s.dyn_into::<Array>().ok())
         .map(|s| s.iter().map(|v| source(&v)).collect())
         .unwrap_or_default();
-    Ok((
+    (
         pages
             .iter()
             .map(|p| p.as_string().unwrap_or_default())
             .collect(),
         sources,
-    ))
+    )
 }
 
 /// One entry of the viewer's `sources`: `null` the text layer, a number OCR's confidence, a

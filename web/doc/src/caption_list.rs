@@ -26,17 +26,30 @@ pub fn caption_list() -> Html {
                 Some(note) => format!("{found} ({note})."),
             }
         }),
-        Texts::Reading { done, total } => (
-            "reading",
-            format!("Reading the page text: {done} of {total} pages…"),
-        ),
+        // While OCR reads the scanned pages, the captions of the pages read so far.
+        Texts::Reading { done, total } => match &doc.so_far {
+            Some(p) => (
+                "reading",
+                format!(
+                    "So far {} in {} of {}; OCR is reading the other {}…",
+                    counted(p.captions.len(), "caption", "captions"),
+                    p.texts.len() - p.pages_to_read(),
+                    counted(p.texts.len(), "page", "pages"),
+                    p.pages_to_read()
+                ),
+            ),
+            None => (
+                "reading",
+                format!("Reading the page text: {done} of {total} pages…"),
+            ),
+        },
         Texts::Failed(why) => ("failed", format!("The page text could not be read: {why}")),
         Texts::Waiting => (
             "waiting",
             "Open the PDF (above) to list its captions.".to_string(),
         ),
     };
-    let rows = doc.pages().map(|p| {
+    let rows = doc.pages_so_far().map(|p| {
         p.captions
             .iter()
             .map(|c| {

@@ -98,7 +98,14 @@ pub fn ground_panel() -> Html {
         }
         (Texts::Reading { done, total }, _, _) => (
             "reading",
-            "Reading the text of every page of the PDF…".to_string(),
+            match &doc.so_far {
+                // The check needs every page: a page not read yet would be a false absent.
+                Some(p) => format!(
+                    "OCR is reading the scanned pages ({} to go): the check waits for every page, and the caption list shows what is read so far.",
+                    p.pages_to_read()
+                ),
+                None => "Reading the text of every page of the PDF…".to_string(),
+            },
             html! {
                 <div class="progress">
                     <progress max={total.to_string()} value={done.to_string()} aria-label="Pages read"></progress>

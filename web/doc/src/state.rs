@@ -98,6 +98,14 @@ impl Pages {
         self.sources.get(index).unwrap_or(&Source::Layer)
     }
 
+    /// How many pages a read under way has still to read by OCR ([`NOT_READ_YET`]).
+    pub fn pages_to_read(&self) -> usize {
+        self.sources
+            .iter()
+            .filter(|s| matches!(s, Source::Unreadable(why) if &**why == NOT_READ_YET))
+            .count()
+    }
+
     /// How many pages were read by OCR.
     pub fn ocr_pages(&self) -> usize {
         self.sources
@@ -209,7 +217,13 @@ pub struct Doc {
     pub dataset_what: Rc<str>,
     /// The main app's warning about it (`""`: none).
     pub dataset_note: Rc<str>,
+    /// While OCR reads the scanned pages: the pages read so far and their captions (a page
+    /// still to read is [`Source::Unreadable`] with [`NOT_READ_YET`]).
+    pub so_far: Option<Shared<Pages>>,
 }
+
+/// Why a page of a read under way has no text yet (the viewer's words).
+pub const NOT_READ_YET: &str = "not read by OCR yet";
 
 impl Doc {
     /// The page texts and captions, once read.
@@ -218,6 +232,11 @@ impl Doc {
             Texts::Ready(p) => Some(p),
             _ => None,
         }
+    }
+
+    /// The page texts and captions once read, or while OCR reads them, those read so far.
+    pub fn pages_so_far(&self) -> Option<&Shared<Pages>> {
+        self.pages().or(self.so_far.as_ref())
     }
 }
 
@@ -272,6 +291,7 @@ impl Default for State {
                 dataset: DatasetIn::None,
                 dataset_what: "".into(),
                 dataset_note: "".into(),
+                so_far: None,
             },
             view: View::Check,
             folded: false,
@@ -292,6 +312,16 @@ pub enum Action {
         done: u32,
         /// Pages in all.
         total: u32,
+    },
+    /// While OCR reads generation `generation`'s scanned pages: the texts so far (a page still
+    /// to read has the source [`NOT_READ_YET`]).
+    Partial {
+        /// Whose read.
+        generation: u32,
+        /// The texts so far (index 0 = page 1).
+        texts: Vec<String>,
+        /// Where each came from.
+        sources: Vec<Source>,
     },
     /// The viewer finished reading generation `generation`'s texts.
     Read {
@@ -319,6 +349,9 @@ impl State {
         match action {
             Action::Pdf(pdf) => {
                 doc.pdf = pdf;
+                if pdf != Pdf::Loading {
+                    doc.so_far = None;
+                }
                 doc.texts = match pdf {
                     // Every report of an open PDF follows an open: a new document.
                     Pdf::Open { pages } => {
@@ -353,10 +386,20 @@ impl State {
                 // While another PDF loads, the viewer has closed this one: its read stopped
                 // ("the PDF was closed"), which is no failure to show.
                 if generation == doc.generation && doc.pdf != Pdf::Loading {
+                    doc.so_far = None;
                     doc.texts = match texts {
                         Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, sources, ms))),
                         Err(why) => Texts::Failed(why.into()),
                     };
+                }
+            }
+            Action::Partial {
+                generation,
+                texts,
+                sources,
+            } => {
+                if generation == doc.generation && matches!(doc.texts, Texts::Reading { .. }) {
+                    doc.so_far = Some(Shared::new(Pages::new(texts, sources, 0.0)));
                 }
             }
             Action::Dataset(a) => {
@@ -443,6 +486,36 @@ mod tests {
             .collect();
         assert_eq!(found, [("Figure 1.1", 2)]);
         assert_eq!(pages.read_ms, 12.0);
+    }
+
+    #[test]
+    fn pages_read_so_far_show_while_ocr_reads_and_give_way_to_the_whole_read() {
+        let s = open(2).apply(Action::Partial {
+            generation: 1,
+            texts: vec!["Figure 1.1: A plot.\n".into(), String::new()],
+            sources: vec![Source::Ocr(90.0), Source::Unreadable(NOT_READ_YET.into())],
+        });
+        assert!(s.doc.pages().is_none(), "the check waits for every page");
+        let so_far = s.doc.pages_so_far().expect("the pages so far");
+        assert_eq!(so_far.captions.len(), 1);
+        assert_eq!(so_far.pages_to_read(), 1);
+        // Another generation's pages are not this read's.
+        let stale = s.clone().apply(Action::Partial {
+            generation: 0,
+            texts: Vec::new(),
+            sources: Vec::new(),
+        });
+        assert_eq!(stale.doc.so_far, s.doc.so_far);
+        let done = s.clone().apply(Action::Read {
+            generation: 1,
+            texts: Ok(page_texts()),
+            sources: Vec::new(),
+            ms: 1.0,
+        });
+        assert!(done.doc.so_far.is_none());
+        assert_eq!(done.doc.pages_so_far(), done.doc.pages());
+        let closed = s.apply(Action::Pdf(Pdf::None));
+        assert!(closed.doc.pages_so_far().is_none());
     }
 
     #[test]
