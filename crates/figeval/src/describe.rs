@@ -25,11 +25,37 @@ pub fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, man
 }
 
 /// The first `chars` characters of `s` (characters, not bytes): the one place a text is cut.
+///
+/// Characters are counted by the bytes that start one (every byte but UTF-8's continuation
+/// bytes `0b10xx_xxxx`), 64 bytes at a time up to the chunk where the cut falls: counting them
+/// one by one with `char_indices` took about 9% of `figeval score`'s time on 10,000 items
+/// (BENCHMARKS.md).
 pub fn first_chars(s: &str, chars: usize) -> &str {
-    match s.char_indices().nth(chars) {
-        Some((cut, _)) => &s[..cut],
-        None => s,
+    // At most `chars` bytes are at most `chars` characters.
+    if s.len() <= chars {
+        return s;
     }
+    let starts = |b: &u8| (*b as i8) >= -0x40;
+    let bytes = s.as_bytes();
+    // `seen` characters start before byte `at`.
+    let (mut seen, mut at) = (0, 0);
+    for chunk in bytes.chunks_exact(64) {
+        let here = chunk.iter().filter(|b| starts(b)).count();
+        if seen + here > chars {
+            break;
+        }
+        seen += here;
+        at += 64;
+    }
+    for (i, b) in bytes.iter().enumerate().skip(at) {
+        if starts(b) {
+            if seen == chars {
+                return &s[..i];
+            }
+            seen += 1;
+        }
+    }
+    s
 }
 
 /// The first `chars` characters of `s`, with `…` when it was cut.
@@ -75,6 +101,33 @@ mod tests {
         assert_eq!(start("ééééé", 3), "ééé…");
         assert_eq!(start("abc", 3), "abc");
         assert_eq!(start("", 3), "");
+    }
+
+    #[test]
+    fn the_fast_cuts_agree_with_counting_characters() {
+        fn counted(s: &str, n: usize) -> &str {
+            match s.char_indices().nth(n) {
+                Some((cut, _)) => &s[..cut],
+                None => s,
+            }
+        }
+        let long = "ab€🎉é".repeat(40) + &"x".repeat(130);
+        let texts = [
+            "",
+            "abc",
+            "abcdef",
+            "abé",
+            "ééé",
+            "abcdé",
+            "aé",
+            "日本語テキスト",
+            "a€b",
+        ];
+        for s in texts.into_iter().chain([long.as_str()]) {
+            for n in (0..9).chain(60..70).chain(120..140).chain(300..340) {
+                assert_eq!(first_chars(s, n), counted(s, n), "{s:?} cut at {n}");
+            }
+        }
     }
 
     #[test]
