@@ -212,7 +212,7 @@ mod tests {
 
     #[test]
     fn the_workbench_checks_its_dataset_and_warns_when_the_open_report_is_for_another_corpus() {
-        let s = AppState::default()
+        let s = crate::state::tests::started()
             .apply(Action::OpenReport {
                 name: "octave.json".into(),
                 text: octave_report().to_json_pretty(),

@@ -489,7 +489,7 @@ pub fn editor_panel() -> Html {
                 </label>
                 { for BUNDLED.iter().zip(TEXTS).map(|(b, text)| html! {
                     <button type="button" data-testid="editor-open-bundled" data-dataset={b.id}
-                            onclick={open(b.text.unwrap_or(text), format!("{} ({})", b.title, b.file))}>{ format!("Open {}", b.title) }</button>
+                            onclick={open(text, format!("{} ({})", b.title, b.file))}>{ format!("Open {}", b.title) }</button>
                 }) }
                 if let Some(onclick) = on_loaded {
                     <button type="button" data-testid="editor-open-loaded" {onclick}>{ "Edit the loaded dataset" }</button>

@@ -67,6 +67,23 @@ async fn ask_what_is_served(base: String, d: UseReducerDispatcher<AppState>) {
     });
 }
 
+/// Fetches the first bundled dataset, loaded at start unless another is there by then.
+fn load_first_dataset(d: UseReducerDispatcher<AppState>) {
+    let first = &datasets::BUNDLED[0];
+    wasm_bindgen_futures::spawn_local(async move {
+        d.dispatch(match bundled_text(first).await {
+            Ok(text) => Action::FirstDataset {
+                source: bundled_source(first),
+                text,
+            },
+            Err(detail) => Action::Error {
+                title: format!("The bundled dataset {} could not be fetched", first.file),
+                detail,
+            },
+        });
+    });
+}
+
 /// Looks for the bundled dataset a refused capture's questions belong to, and names it.
 async fn name_foreign_capture(questions: Shared<Vec<String>>, d: UseReducerDispatcher<AppState>) {
     for b in &datasets::BUNDLED {
@@ -156,6 +173,7 @@ pub fn app() -> Html {
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
+            load_first_dataset(dispatch.clone());
             open_fragment(&dispatch);
             let window = web_sys::window().expect("the app runs in a window");
             let listener = gloo_events::EventListener::new(&window, "hashchange", move |_| {

@@ -32,12 +32,9 @@ pub struct DatasetPanelProps {
     pub dispatch: UseReducerDispatcher<AppState>,
 }
 
-/// A bundled dataset's text: inside the app, or fetched from beside the page.
+/// A bundled dataset's text, fetched from beside the page.
 pub async fn bundled_text(b: &'static Bundled) -> Result<Rc<str>, String> {
-    match b.text {
-        Some(text) => Ok(text.into()),
-        None => browser::fetch_text(b.file).await.map(Into::into),
-    }
+    browser::fetch_text(b.file).await.map(Into::into)
 }
 
 /// Loads a bundled dataset as the user's choice (or says why it could not be fetched).

@@ -9,7 +9,7 @@
 mod compare;
 mod run;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use compare::{Compared, OpenReport, Slot};
 pub use run::{capture_text, CaptureLines, LiveRun, RunStatus};
@@ -20,7 +20,6 @@ use figeval::share::{Link, ShareError};
 use figeval::{Dataset, Report, ReportError, RunInfo};
 use yew::Reducible;
 
-use crate::datasets;
 use crate::scoring::{self, Trec};
 use crate::settings::{RunConfig, Settings};
 use crate::shared::Shared;
@@ -119,6 +118,14 @@ pub enum Action {
     },
     /// The dataset textarea was edited.
     EditDataset(String),
+    /// The first bundled dataset arrived, fetched at start: it is loaded unless a dataset is
+    /// there already (the deployment's, or one the user chose).
+    FirstDataset {
+        /// Where it came from.
+        source: String,
+        /// Its text.
+        text: Rc<str>,
+    },
     /// The bundled dataset of the corpus the deployment serves arrived: it replaces the one
     /// loaded at start, unless the user chose one meanwhile.
     DefaultDataset {
@@ -267,10 +274,10 @@ impl Default for AppState {
 }
 
 impl AppState {
-    /// The state at start: remembered settings, the first bundled dataset.
+    /// The state at start: remembered settings, no dataset until the first bundled one (or
+    /// the deployment's) arrives.
     pub fn new(settings: Settings) -> AppState {
-        let first = &datasets::BUNDLED[0];
-        let mut s = AppState {
+        AppState {
             view: View::Workbench,
             document: false,
             dataset_text: "".into(),
@@ -290,12 +297,7 @@ impl AppState {
             report_trec: None,
             banner: None,
             compared: Compared::default(),
-        };
-        let text = first
-            .text
-            .expect("the first bundled dataset is inside the app");
-        s.set_dataset(&format!("bundled: {}", first.file), text.into());
-        s
+        }
     }
 
     fn set_dataset(&mut self, source: &str, text: Rc<str>) {
@@ -480,6 +482,14 @@ impl AppState {
                 if !self.run.is_running() {
                     self.set_dataset("pasted", text.into());
                     self.dataset_chosen = true;
+                }
+            }
+            Action::FirstDataset { source, text } => {
+                if self.dataset_text.is_empty()
+                    && !self.dataset_chosen
+                    && self.run.status == RunStatus::Idle
+                {
+                    self.set_dataset(&source, text);
                 }
             }
             Action::DefaultDataset { source, text } => {

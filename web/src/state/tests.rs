@@ -54,12 +54,51 @@ fn answer(s: AppState, id: u64, index: usize, pages: &[(u32, u32)]) -> AppState 
     })
 }
 
+/// The state once the first bundled dataset, fetched at start, has arrived.
+pub(crate) fn started() -> AppState {
+    let first = &crate::datasets::BUNDLED[0];
+    AppState::default().apply(Action::FirstDataset {
+        source: format!("bundled: {}", first.file),
+        text: crate::datasets::TEXTS[0].into(),
+    })
+}
+
 #[test]
 fn the_app_opens_on_a_valid_bundled_dataset() {
-    let s = AppState::default();
+    assert!(
+        AppState::default().dataset.is_none(),
+        "fetched, not inside the app"
+    );
+    let s = started();
     assert!(s.dataset.is_some(), "{:?}", s.dataset_errors);
     assert!(s.dataset_source.starts_with("bundled: "));
     assert_eq!(s.run.total(), s.dataset.as_ref().unwrap().items.len());
+}
+
+#[test]
+fn the_first_dataset_never_replaces_one_already_there() {
+    let octave = crate::datasets::TEXTS[1];
+    let first = |s: AppState| {
+        s.apply(Action::FirstDataset {
+            source: "bundled: nasa-apollo-11-figures.json".into(),
+            text: crate::datasets::TEXTS[0].into(),
+        })
+    };
+    // The deployment's dataset came first.
+    let s = first(AppState::default().apply(Action::DefaultDataset {
+        source: "bundled: octave-manual-figures.json".into(),
+        text: octave.into(),
+    }));
+    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
+    // The user's came first.
+    let s = first(AppState::default().apply(Action::EditDataset(octave.into())));
+    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
+    // And after it, the deployment's still replaces it.
+    let s = started().apply(Action::DefaultDataset {
+        source: "bundled: octave-manual-figures.json".into(),
+        text: octave.into(),
+    });
+    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
 }
 
 #[test]
