@@ -19,7 +19,9 @@ use yew::prelude::*;
 use crate::browser;
 use crate::checked;
 use crate::components::compare_view::CompareView;
-use crate::components::dataset_panel::{bundled_source, bundled_text, load_bundled, DatasetPanel};
+use crate::components::dataset_panel::{
+    bundled_source, bundled_text, fetch_bundled, load_bundled, DatasetPanel,
+};
 use crate::components::error_banner::ErrorBanner;
 use crate::components::offline_panel::OfflinePanel;
 use crate::components::open_report_panel::OpenReportPanel;
@@ -64,23 +66,6 @@ async fn ask_what_is_served(base: String, d: UseReducerDispatcher<AppState>) {
     d.dispatch(Action::Served {
         base_url: base,
         corpus_id: corpus,
-    });
-}
-
-/// Fetches the first bundled dataset, loaded at start unless another is there by then.
-fn load_first_dataset(d: UseReducerDispatcher<AppState>) {
-    let first = &datasets::BUNDLED[0];
-    wasm_bindgen_futures::spawn_local(async move {
-        d.dispatch(match bundled_text(first).await {
-            Ok(text) => Action::FirstDataset {
-                source: bundled_source(first),
-                text,
-            },
-            Err(detail) => Action::Error {
-                title: format!("The bundled dataset {} could not be fetched", first.file),
-                detail,
-            },
-        });
     });
 }
 
@@ -173,7 +158,10 @@ pub fn app() -> Html {
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
-            load_first_dataset(dispatch.clone());
+            // The first bundled dataset, loaded unless another is there by then.
+            fetch_bundled(&datasets::BUNDLED[0], dispatch.clone(), |source, text| {
+                Action::FirstDataset { source, text }
+            });
             open_fragment(&dispatch);
             let window = web_sys::window().expect("the app runs in a window");
             let listener = gloo_events::EventListener::new(&window, "hashchange", move |_| {

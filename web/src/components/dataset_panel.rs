@@ -37,20 +37,27 @@ pub async fn bundled_text(b: &'static Bundled) -> Result<Rc<str>, String> {
     browser::fetch_text(b.file).await.map(Into::into)
 }
 
-/// Loads a bundled dataset as the user's choice (or says why it could not be fetched).
-pub fn load_bundled(b: &'static Bundled, d: UseReducerDispatcher<AppState>) {
+/// Fetches a bundled dataset and dispatches what `arrived` makes of its source and text (or
+/// says why it could not be fetched).
+pub fn fetch_bundled(
+    b: &'static Bundled,
+    d: UseReducerDispatcher<AppState>,
+    arrived: fn(String, Rc<str>) -> Action,
+) {
     wasm_bindgen_futures::spawn_local(async move {
         d.dispatch(match bundled_text(b).await {
-            Ok(text) => Action::LoadDataset {
-                source: bundled_source(b),
-                text,
-            },
+            Ok(text) => arrived(bundled_source(b), text),
             Err(detail) => Action::Error {
-                title: "The dataset could not be fetched".into(),
+                title: format!("The bundled dataset {} could not be fetched", b.file),
                 detail,
             },
         })
     });
+}
+
+/// Loads a bundled dataset as the user's choice.
+pub fn load_bundled(b: &'static Bundled, d: UseReducerDispatcher<AppState>) {
+    fetch_bundled(b, d, |source, text| Action::LoadDataset { source, text });
 }
 
 /// The dataset source a bundled dataset is loaded as.
