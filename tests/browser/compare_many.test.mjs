@@ -117,8 +117,13 @@ test('every bar has a whisker over its interval, the table shows and speaks it, 
   await page.context().close();
 });
 
-/** A p-value as the core prints it (`render::p_value`): `0.0625`, `5.96e-8`. */
-const pValue = (p) => (p >= 0.001 || p === 0 ? fixed(p, 4) : p.toExponential(2));
+/** A p-value as the core prints it (`render::p_value`), two significant figures: `0.062`, `6.0e-8`. */
+function pValue(p) {
+  if (p >= 1) return '1';
+  if (p === 0) return '0';
+  if (p < 0.001) return p.toExponential(1);
+  return fixed(p, p >= 0.1 ? 2 : p >= 0.01 ? 3 : 4);
+}
 /** A matrix cell of `figeval compare --format json` as the page must show it: [rate, change]. */
 function cellText(c) {
   const rate = rateText(c.rate, c.hits, c.n, c.ci);

@@ -827,7 +827,7 @@ fn one_lost_question_of_33_trips_the_plain_gate_but_the_significance_gate_calls_
     assert!(
         t.contains(
             "  overall · page_hit_at_3: -0.0303 (delta 95% CI -0.15 to +0.08; lost 1, gained 0), \
-             p 1.0000, Holm 1.0000: within noise\n"
+             p 1, Holm 1: within noise\n"
         ),
         "{t}"
     );
@@ -895,7 +895,7 @@ fn where_the_interval_excludes_zero_but_mcnemar_does_not_reach_005_one_line_says
     let (b, a) = hit_reports(dir.path(), &hits_but(5, 5), &hits_but(5, 0));
     let t = expect(&["compare", &b, &a]).stdout();
     let line = "  note: page_hit_at_3: the delta's 95% CI +0.39 to +1.00 excludes 0 but the exact \
-                McNemar p is 0.0625 (not below 0.05); the significance gate follows the McNemar \
+                McNemar p is 0.062 (not below 0.05); the significance gate follows the McNemar \
                 test\n";
     assert!(t.contains(line), "{t}");
     let js: Value =

@@ -35,12 +35,25 @@ fn signed_to(x: f64, places: usize) -> String {
     }
 }
 
-/// A p-value readable at every size: `0.0625`, `5.96e-8`.
+/// A p-value in one form at every size: two significant figures (`0.50`, `0.062`, `0.0020`),
+/// with a power of ten below 0.001 (`6.0e-8`); `1` and `0` as they are. Rounded half to even
+/// (`0.0625` is `0.062`).
 pub fn p_value(p: f64) -> String {
-    if p >= 0.001 || p == 0.0 {
-        decimal::fixed(p, 4)
+    if p >= 1.0 {
+        "1".into()
+    } else if p == 0.0 {
+        "0".into()
+    } else if p < 0.001 {
+        decimal::scientific(p, 1)
     } else {
-        decimal::scientific(p, 2)
+        let places = if p >= 0.1 {
+            2
+        } else if p >= 0.01 {
+            3
+        } else {
+            4
+        };
+        decimal::fixed(p, places)
     }
 }
 
@@ -106,7 +119,7 @@ pub fn delta_interval(ci: Option<Interval>) -> String {
 
 /// The one line saying that a change's interval and its test disagree, and which one the
 /// significance gate follows: `the delta's 95% CI +0.01 to +0.31 excludes 0 but the exact
-/// McNemar p is 0.0625 (not below 0.05); the significance gate follows the McNemar test`.
+/// McNemar p is 0.062 (not below 0.05); the significance gate follows the McNemar test`.
 /// `which_p` names the p (`the exact McNemar p`, `the Holm-adjusted McNemar p`).
 pub fn disagreement(d: Disagreement, delta_ci: Option<Interval>, p: f64, which_p: &str) -> String {
     let ci = delta_interval(delta_ci);
@@ -226,7 +239,7 @@ pub fn report_text(report: &Report, label: &str) -> String {
 /// overall metric whose change the exact McNemar test tells from chance at the paired n, the
 /// headline page_hit_at_3 whenever it moved (with "too small to tell" when the test cannot),
 /// and whether the prose control held. For example `figure_chunk_at_3 rose 0.00 → 0.76
-/// (p 5.96e-8); page_hit_at_3 rose 0.79 → 0.94, too small to tell at n 33 (p 0.0625); the
+/// (p 6.0e-8); page_hit_at_3 rose 0.79 → 0.94, too small to tell at n 33 (p 0.062); the
 /// prose control held.`
 pub fn comparison_finding(c: &Comparison) -> String {
     let Some(overall) = c.scope(Scope::Overall) else {
@@ -561,7 +574,7 @@ fn gate_check_cells(c: &GateCheck) -> [String; 8] {
 }
 
 /// A gated drop as one line: `overall · page_hit_at_3: -0.1818 (delta 95% CI -0.33 to -0.07;
-/// lost 6, gained 0), p 0.0312, Holm 0.1250: within noise`.
+/// lost 6, gained 0), p 0.031, Holm 0.12: within noise`.
 fn gate_check_line(c: &GateCheck) -> String {
     let [name, delta, ci, lost, gained, p, holm, finding] = gate_check_cells(c);
     format!(
@@ -657,7 +670,7 @@ pub fn gate_markdown(g: &SignificanceGate) -> String {
     out
 }
 
-/// A run's change from the base in a matrix cell: `+0.0909 (-0.03 to +0.21), p 0.2500, Holm
+/// A run's change from the base in a matrix cell: `+0.0909 (-0.03 to +0.21), p 0.25, Holm
 /// 0.5000`; empty for the base. The text, Markdown and page matrices print it.
 pub fn change(cell: &Cell) -> String {
     match (cell.delta, cell.p_value, cell.p_holm) {
@@ -877,8 +890,8 @@ mod tests {
         let line = comparison_finding(&c);
         assert_eq!(
             line,
-            "page_hit_at_3 rose 0.23 → 0.69 (p 4.88e-4); page_hit_at_5 rose 0.23 → 0.69 \
-             (p 4.88e-4); precise_page_hit_at_3 rose 0.23 → 0.69 (p 4.88e-4); the prose control held."
+            "page_hit_at_3 rose 0.23 → 0.69 (p 4.9e-4); page_hit_at_5 rose 0.23 → 0.69 \
+             (p 4.9e-4); precise_page_hit_at_3 rose 0.23 → 0.69 (p 4.9e-4); the prose control held."
         );
         assert!(comparison_text(&c, "a", "b")
             .starts_with(&format!("figeval compare: a -> b\n{line}\n")));
@@ -888,7 +901,7 @@ mod tests {
         let c = crate::compare(&report(items(&|_| false), 5), &report(items(&|i| i < 3), 5));
         assert_eq!(
             comparison_finding(&c),
-            "page_hit_at_3 rose 0.23 → 0.35, too small to tell at n 26 (p 0.2500); the prose control held."
+            "page_hit_at_3 rose 0.23 → 0.35, too small to tell at n 26 (p 0.25); the prose control held."
         );
         // Nothing moved.
         let same = report(items(&|_| false), 5);
@@ -966,7 +979,7 @@ mod tests {
         );
         assert_eq!(
             line,
-            "the delta's 95% CI +0.01 to +0.31 excludes 0 but the exact McNemar p is 0.0625 (not \
+            "the delta's 95% CI +0.01 to +0.31 excludes 0 but the exact McNemar p is 0.062 (not \
              below 0.05); the significance gate follows the McNemar test"
         );
         assert!(!line.contains('\n'));
@@ -978,17 +991,30 @@ mod tests {
         );
         assert_eq!(
             line,
-            "the Holm-adjusted McNemar p is 0.0400 (below 0.05) but the delta's 95% CI -0.20 to \
+            "the Holm-adjusted McNemar p is 0.040 (below 0.05) but the delta's 95% CI -0.20 to \
              +0.01 includes 0; the significance gate follows the McNemar test"
         );
     }
 
     #[test]
-    fn p_values_are_readable_at_every_size() {
-        assert_eq!(p_value(1.0), "1.0000");
-        assert_eq!(p_value(0.0215), "0.0215");
-        assert_eq!(p_value(0.00001234), "1.23e-5");
-        assert_eq!(p_value(0.000012), "1.20e-5");
-        assert_eq!(p_value(0.0), "0.0000");
+    fn p_values_have_two_significant_figures_at_every_size() {
+        let cases = [
+            (1.0, "1"),
+            (0.5, "0.50"),
+            (0.146, "0.15"),
+            (0.1, "0.10"),
+            (0.0625, "0.062"),
+            (0.0216, "0.022"),
+            (0.01, "0.010"),
+            (0.001953125, "0.0020"),
+            (0.001, "0.0010"),
+            (0.000488, "4.9e-4"),
+            (5.96e-8, "6.0e-8"),
+            (0.00001234, "1.2e-5"),
+            (0.0, "0"),
+        ];
+        for (p, text) in cases {
+            assert_eq!(p_value(p), text, "{p}");
+        }
     }
 }
