@@ -331,6 +331,31 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
   await page.context().close();
 });
 
+test('adding a report keeps the page where the user is: the reports card and the new report stay in view', { skip, timeout: 120_000 }, async () => {
+  const files = [];
+  for (const [name, every] of [['base', 3], ['fewer-misses', 7], ['more-misses', 2]]) files.push((await reportFile(name, every)).path);
+  const page = await openApp(app.browser, app.site.url);
+  await page.click('[data-testid=tab-compare]');
+  await page.setInputFiles('[data-testid=compare-before-input]', files[0]);
+  await page.setInputFiles('[data-testid=compare-after-input]', files[1]);
+  await page.waitForSelector('[data-testid=comparison]');
+  // The user scrolls to the card that adds a report, as they do to click it.
+  await page.locator('[data-testid=compare-runs]').scrollIntoViewIfNeeded();
+  const before = await page.locator('[data-testid=compare-runs]').evaluate((e) => e.getBoundingClientRect().top);
+  await page.setInputFiles('[data-testid=compare-add-input]', files[2]);
+  await page.waitForSelector('[data-testid=compare-matrix]');
+  const view = await page.evaluate(() => window.innerHeight);
+  const card = await page.locator('[data-testid=compare-runs]').evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(card >= 0 && card < view, `the reports card stays in view: top ${before} before, ${card} after, viewport ${view}`);
+  const added = await page.locator('[data-testid=compare-run][data-index="2"]').evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.top, r.bottom];
+  });
+  assert.ok(added[0] >= 0 && added[1] <= view, `the added report is in view: ${added}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('focus follows the report moved with the keyboard: the same arrow of its row, the other one at an end of the list; a removed report hands it to the next', { skip, timeout: 120_000 }, async () => {
   const { files, page } = await comparingThree([['one', 3], ['two', 7], ['three', 2]]);
   /** The focused control: [its test id, its row's report, that row's position]. */

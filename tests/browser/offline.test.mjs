@@ -80,7 +80,7 @@ test('allow missing scores the rest, like figeval score --allow-missing', { skip
   await allowed.context().close();
 });
 
-test('filters narrow the items by group, by hit or miss, and by text', { skip }, async () => {
+test('filters narrow the items by group, by hit or miss on a metric, and by text, and sort them by first hit rank', { skip }, async () => {
   const text = forms['bare bodies, one per line'](bodies());
   const cli = await figevalReport(['score', '--responses', tmp.file('f.jsonl', text), '--dataset', OCTAVE_DATASET]);
   const page = await scoreInPage(text);
@@ -93,6 +93,26 @@ test('filters narrow the items by group, by hit or miss, and by text', { skip },
   await page.selectOption('[data-testid=filter-group]', 'prose');
   assert.equal(await count(), cli.per_item.filter((r) => r.group === 'prose').length);
   await page.selectOption('[data-testid=filter-group]', '');
+  // Hit or miss on another metric; the order by first hit rank, equal ranks in dataset order.
+  const questions = () => page.locator('[data-testid=item-row]').evaluateAll((rs) => rs.map((r) => r.dataset.question));
+  await page.selectOption('[data-testid=filter-metric]', 'figure_chunk_at_3');
+  await page.selectOption('[data-testid=filter-outcome]', 'miss');
+  const figureMisses = cli.per_item.filter((r) => !r.figure_chunk_at_3).map((r) => r.question);
+  assert.notEqual(figureMisses.length, cli.per_item.filter((r) => !r.page_hit_at_3).length);
+  assert.deepEqual(await questions(), figureMisses);
+  await page.selectOption('[data-testid=filter-outcome]', 'all');
+  await page.selectOption('[data-testid=filter-metric]', 'page_hit_at_3');
+  const rank = (r) => r.first_hit_rank ?? Infinity;
+  const sorted = (dir) => cli.per_item.map((r, i) => [r, i])
+    .sort(([a, i], [b, j]) => (rank(a) === rank(b) ? i - j : dir * (rank(a) < rank(b) ? -1 : 1)))
+    .map(([r]) => r.question);
+  await page.selectOption('[data-testid=items-order]', 'best');
+  assert.deepEqual(await questions(), sorted(1));
+  await page.selectOption('[data-testid=items-order]', 'worst');
+  assert.deepEqual(await questions(), sorted(-1));
+  assert.notDeepEqual(sorted(1), cli.per_item.map((r) => r.question));
+  await page.selectOption('[data-testid=items-order]', 'dataset');
+  assert.deepEqual(await questions(), cli.per_item.map((r) => r.question));
   const tableNames = await metricNames(page, '[data-testid=group-table] thead th');
   assert.equal(tableNames.length, 5);
   for (const [label, key] of tableNames) assert.equal(label, NAMES[key], key);

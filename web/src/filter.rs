@@ -1,4 +1,5 @@
-//! Which items the report's list shows: by group, by hit or miss on page_hit_at_3, and by text.
+//! Which items the report's list shows, and in what order: by group, by hit or miss on a
+//! metric, and by text; in dataset order or by the rank of the first hit.
 
 use figeval::{Group, ItemRecord, Metric};
 
@@ -47,15 +48,75 @@ impl Outcome {
     }
 }
 
-/// The list's filter.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// The order of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// The dataset's order.
+    #[default]
+    Dataset,
+    /// By the rank of the first match on an expected page, rank 1 first; items with no such
+    /// match last.
+    BestFirst,
+    /// Items with no match on an expected page first, then by that rank, the deepest first.
+    WorstFirst,
+}
+
+impl Order {
+    /// Every order, in menu order.
+    pub const ALL: [Order; 3] = [Order::Dataset, Order::BestFirst, Order::WorstFirst];
+
+    /// The value in the menu.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Dataset => "dataset",
+            Order::BestFirst => "best",
+            Order::WorstFirst => "worst",
+        }
+    }
+
+    /// What the menu says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Order::Dataset => "dataset order",
+            Order::BestFirst => "first hit rank, best first",
+            Order::WorstFirst => "first hit rank, misses first",
+        }
+    }
+
+    /// The order with this menu value.
+    pub fn from_name(name: &str) -> Order {
+        Order::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .unwrap_or_default()
+    }
+}
+
+/// The list's filter and order.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filter {
     /// Only this group, when set.
     pub group: Option<Group>,
-    /// Hits, misses or both (on page_hit_at_3, the headline).
+    /// The metric hit and miss are read on (page_hit_at_3, the headline, at first).
+    pub metric: Metric,
+    /// Hits, misses or both on `metric`.
     pub outcome: Outcome,
     /// Case-insensitive text to find in the question, the figure reference or a tag.
     pub text: String,
+    /// The order of what is shown.
+    pub order: Order,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            group: None,
+            metric: Metric::PageHitAt3,
+            outcome: Outcome::All,
+            text: String::new(),
+            order: Order::Dataset,
+        }
+    }
 }
 
 impl Filter {
@@ -69,7 +130,7 @@ impl Filter {
         if self.group.is_some_and(|g| g != record.group) {
             return false;
         }
-        let hit = record.hit(Metric::PageHitAt3);
+        let hit = record.hit(self.metric);
         match self.outcome {
             Outcome::Hits if !hit => return false,
             Outcome::Misses if hit => return false,
@@ -81,12 +142,25 @@ impl Filter {
             || record.tags.iter().any(|t| contains_lowercase(t, needle))
     }
 
-    /// The indices of the records the filter shows, in report order.
+    /// The indices of the records the filter shows, in its order (equal ranks in dataset
+    /// order).
     pub fn apply(&self, records: &[ItemRecord]) -> Vec<usize> {
         let needle = self.needle();
-        (0..records.len())
+        let shown: Vec<usize> = (0..records.len())
             .filter(|&i| self.shows(&records[i], &needle))
-            .collect()
+            .collect();
+        // No hit sorts after every rank.
+        let rank = |i: usize| records[shown[i]].first_hit_rank.unwrap_or(u32::MAX);
+        let order = match self.order {
+            Order::Dataset => return shown,
+            Order::BestFirst => {
+                figeval::stats::stable_order(shown.len(), &|a, b| rank(a) < rank(b))
+            }
+            Order::WorstFirst => {
+                figeval::stats::stable_order(shown.len(), &|a, b| rank(a) > rank(b))
+            }
+        };
+        order.into_iter().map(|i| shown[i]).collect()
     }
 }
 
@@ -216,6 +290,56 @@ mod tests {
             ..Filter::default()
         };
         assert_eq!(f.apply(&records()), vec![0, 2]);
+    }
+
+    #[test]
+    fn hit_and_miss_follow_the_metric_chosen() {
+        let rs = records();
+        // Page 4 at rank 1 for the items that hit: a text chunk, so no figure chunk hit.
+        let f = Filter {
+            metric: Metric::FigureChunkAt3,
+            outcome: Outcome::Misses,
+            ..Filter::default()
+        };
+        let misses: Vec<usize> = (0..rs.len())
+            .filter(|&i| !rs[i].hit(Metric::FigureChunkAt3))
+            .collect();
+        assert_eq!(f.apply(&rs), misses);
+        assert_ne!(
+            misses,
+            Filter {
+                outcome: Outcome::Misses,
+                ..Filter::default()
+            }
+            .apply(&rs)
+        );
+    }
+
+    #[test]
+    fn the_list_sorts_by_first_hit_rank_both_ways() {
+        let mut rs = records();
+        for (r, rank) in rs.iter_mut().zip([Some(3), None, Some(1)]) {
+            r.first_hit_rank = rank;
+        }
+        rs.push(rs[0].clone());
+        let best = Filter {
+            order: Order::BestFirst,
+            ..Filter::default()
+        };
+        assert_eq!(best.apply(&rs), vec![2, 0, 3, 1]);
+        let worst = Filter {
+            order: Order::WorstFirst,
+            ..Filter::default()
+        };
+        assert_eq!(worst.apply(&rs), vec![1, 0, 3, 2]);
+        // Sorting keeps the filter.
+        let hits = Filter {
+            outcome: Outcome::Hits,
+            ..best
+        };
+        assert!(!hits.apply(&rs).contains(&1));
+        assert_eq!(Order::from_name("worst"), Order::WorstFirst);
+        assert_eq!(Order::from_name("?"), Order::Dataset);
     }
 
     #[test]
