@@ -935,7 +935,7 @@ fn summary_file_appends_the_markdown_comparison_whatever_the_format() {
     assert_eq!(md.matches("## figeval compare: ").count(), 2, "{md}");
     assert_eq!(md.matches("### Significance gate").count(), 2, "{md}");
     assert!(
-        md.contains("| overall · page\\_hit\\_at\\_3 | -0.0303 | -0.15 to +0.08 | 1 | 0 | 1.0000 | 1.0000 | within noise |"),
+        md.contains("| overall · page\\_hit\\_at\\_3 | -0.0303 | -0.15 to +0.08 | 1 | 0 | 1 | 1 | within noise |"),
         "{md}"
     );
     let o = expect(&[
