@@ -2,7 +2,7 @@
 //! (pages 330-355 as `part1.pdf`, 820-840 as `part2.pdf`, made at test time with qpdf),
 //! `figeval ground` with `--pdf` repeated, `refsearch` serving both files, `figeval run`
 //! against it, and `figeval score` of the same capture against datasets that name the wrong
-//! file or no file.
+//! file or no file, and with the provenance audit of each file in its own PDF.
 //!
 //! Page 3 of each part carries a figure (Figure 15.1 and Figure 28.1), so a match on page 3 of
 //! the wrong file is the "right page, wrong file" case.
@@ -274,6 +274,66 @@ fn refsearch_serves_two_files_and_a_page_of_the_wrong_file_is_a_miss() {
             .iter()
             .all(|t| t.get("file_path").is_none() && t.get("wrong_file").is_none()),
         "{item}"
+    );
+
+    // The provenance audit with one --pdf per file: each hit is checked in the PDF that is its
+    // file, and refsearch cites the pages its chunks are printed on.
+    let score = |dataset: &str, more: &[&str]| {
+        let mut args = vec!["score", "--dataset", dataset, "--responses", s(&capture)];
+        args.extend_from_slice(more);
+        expect(&args)
+    };
+    let audited = |more: &[&str]| {
+        let out = score(DATASET, more);
+        out.exit(0);
+        (report(&out.stdout())["provenance"].clone(), out.stderr())
+    };
+    let both = ["--pdf", s(&one), "--pdf", s(&two)];
+    let (p, stderr) = audited(&both);
+    let checked = p["checked"].as_u64().unwrap();
+    assert!(checked >= 15, "{p}");
+    assert_eq!(p["on_cited_page"], checked, "{p}");
+    assert!(p.get("other_file").is_none(), "{p}");
+    assert!(
+        stderr.contains(&format!("provenance: {checked} of {checked} hits checked")),
+        "{stderr}"
+    );
+    // With part1.pdf alone, the hits in part2.pdf are not checked, and the line says so.
+    let (p1, stderr) = audited(&both[..2]);
+    let other = p1["other_file"].as_u64().unwrap();
+    assert!(other > 0, "{p1}");
+    assert!(p1["checked"].as_u64().unwrap() < checked, "{p1}");
+    assert_eq!(p1["on_cited_page"], p1["checked"], "{p1}");
+    assert!(
+        stderr.contains(&format!(
+            "{other} hits in a file none of the PDFs given is, not checked"
+        )),
+        "{stderr}"
+    );
+    // Two PDFs for a dataset of one file: refused, saying why.
+    let mut one_file: Value =
+        serde_json::from_str(&std::fs::read_to_string(&single).unwrap()).unwrap();
+    one_file["items"].as_array_mut().unwrap().truncate(1);
+    let one_file = write(dir.path(), "one-file.json", &one_file.to_string());
+    let out = score(&one_file, &both);
+    out.exit(2);
+    assert!(
+        out.stderr()
+            .contains("--pdf is given 2 times, but the dataset gives expected_pages"),
+        "{}",
+        out.stderr()
+    );
+    // Printed page labels are read from one PDF: a connector that reads labels takes one.
+    let out = score(
+        DATASET,
+        &[&["--connector", "llamaindex"], &both[..]].concat(),
+    );
+    out.exit(2);
+    assert!(
+        out.stderr()
+            .contains("reads the printed page labels of one PDF, and --pdf is given 2 times"),
+        "{}",
+        out.stderr()
     );
     drop(server);
 }

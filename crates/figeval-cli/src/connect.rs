@@ -43,7 +43,6 @@ pub fn load(arg: Option<&str>) -> Result<Connector, Failure> {
 /// Prepares `--connector` (with the PDF's page labels from `--pdf` when the mapping reads
 /// labels) for reading answers.
 pub fn prepare(args: &ConnectArgs) -> Result<Connect, Failure> {
-    let pdf = args.pdf.as_deref();
     let connector = load(args.connector.as_deref())?;
     if connector.is_ragweld() {
         return Ok(Connect {
@@ -52,8 +51,16 @@ pub fn prepare(args: &ConnectArgs) -> Result<Connect, Failure> {
             record: None,
         });
     }
-    let labels = match (connector.response.numbering, pdf) {
-        (figeval::connector::Numbering::Label, Some(pdf)) => Some(crate::labels::read(pdf)?),
+    let labels = match (connector.response.numbering, &args.pdf[..]) {
+        (figeval::connector::Numbering::Label, [pdf]) => Some(crate::labels::read(pdf)?),
+        (figeval::connector::Numbering::Label, [_, _, ..]) => {
+            return Err(Failure::Input(format!(
+                "the connector's \"numbering\": \"label\" reads the printed page labels of \
+                 one PDF, and --pdf is given {} times: page labels of several files are not \
+                 read",
+                args.pdf.len()
+            )))
+        }
         _ => None,
     };
     let reader = Reader::new(&connector, labels).map_err(Failure::Input)?;

@@ -31,9 +31,7 @@ pub fn run(
     out: &ExportPaths<'_>,
 ) -> Outcome {
     let dataset = files::read_dataset(dataset)?;
-    if connect.pdf.is_some() {
-        files::one_file(&dataset, "--pdf (page labels)")?;
-    }
+    files::check_pdfs(&dataset, &connect.pdf)?;
     let connect = connect::prepare(connect)?;
     let several = dataset
         .items

@@ -27,21 +27,27 @@ pub fn read_dataset(path: &Path) -> Result<Dataset, Failure> {
     Dataset::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
 }
 
-/// `Err` when the dataset is of several files (contract §1.5) and `what` reads one PDF's pages
-/// only: its numbers would mix the files' pages.
-pub fn one_file(dataset: &Dataset, what: &str) -> Result<(), Failure> {
-    match dataset
+/// Whether the dataset is of several files (contract §1.5): an item gives
+/// `expected_locations`.
+pub fn several_files(dataset: &Dataset) -> bool {
+    dataset
         .items
         .iter()
-        .position(|i| !i.expected_locations.is_empty())
-    {
-        Some(n) => Err(Failure::Input(format!(
-            "{what} reads the pages of one PDF, and item {} gives expected_locations (a dataset \
-             of several files): not supported yet",
-            n + 1
-        ))),
-        None => Ok(()),
+        .any(|i| !i.expected_locations.is_empty())
+}
+
+/// `Err` when `--pdf` is given more than once for a dataset of one file: its expected pages
+/// are pages of one PDF.
+pub fn check_pdfs(dataset: &Dataset, pdfs: &[std::path::PathBuf]) -> Result<(), Failure> {
+    if pdfs.len() > 1 && !several_files(dataset) {
+        return Err(Failure::Input(format!(
+            "--pdf is given {} times, but the dataset gives expected_pages, which are pages of \
+             one PDF: give one --pdf (a dataset of several files names each item's file with \
+             expected_locations)",
+            pdfs.len()
+        )));
     }
+    Ok(())
 }
 
 /// Reads a report.

@@ -180,9 +180,10 @@ pub struct ConnectArgs {
     #[arg(long)]
     pub connector: Option<String>,
     /// The PDF the corpus is: its page labels, for a connector with "numbering": "label", and
-    /// the provenance audit (is each hit's content printed on the pages it cites?).
+    /// the provenance audit (is each hit's content printed on the pages it cites?). Repeated
+    /// for a dataset of several files: each hit is audited in the PDF that is its file.
     #[arg(long)]
-    pub pdf: Option<PathBuf>,
+    pub pdf: Vec<PathBuf>,
 }
 
 /// Flags of `figeval probe`.

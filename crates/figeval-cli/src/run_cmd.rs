@@ -49,9 +49,7 @@ pub fn run(args: &RunArgs) -> Outcome {
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(&args.dataset)?;
-    if args.connect.pdf.is_some() {
-        files::one_file(&dataset, "--pdf (page labels and the provenance audit)")?;
-    }
+    files::check_pdfs(&dataset, &args.connect.pdf)?;
     let connect = connect::prepare(&args.connect)?;
     let secrets = connect.secrets()?;
     let request = SearchRequest {
@@ -66,8 +64,8 @@ pub fn run(args: &RunArgs) -> Outcome {
     let n = dataset.items.len();
     // Every answer is scored by one pairing, the capture's first when resuming, so the report
     // states the settings it was scored and asked with by construction.
-    let pdf = args.connect.pdf.as_deref();
-    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdf));
+    let pdfs = &args.connect.pdf;
+    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdfs));
     connect.attach(&mut pairing);
     // Where the capture's complete lines end, when a crash cut its last line off.
     let mut complete_lines_end = None;
@@ -255,9 +253,7 @@ pub fn run(args: &RunArgs) -> Outcome {
             ..RunInfo::default()
         },
     );
-    if let Some(pdf) = pdf {
-        audit::apply(&mut report, pdf, &kept)?;
-    }
+    audit::apply(&mut report, &dataset, pdfs, &kept)?;
     files::emit_report(&report, args.out.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

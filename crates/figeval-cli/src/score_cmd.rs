@@ -24,15 +24,13 @@ pub fn run(
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
     let dataset = files::read_dataset(dataset)?;
-    if connect_args.pdf.is_some() {
-        files::one_file(&dataset, "--pdf (page labels and the provenance audit)")?;
-    }
+    files::check_pdfs(&dataset, &connect_args.pdf)?;
     let config = ScoreConfig {
         max_precise_span_pages: max_precise_span,
     };
     let connect = connect::prepare(connect_args)?;
-    let pdf = connect_args.pdf.as_deref();
-    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdf));
+    let pdfs = &connect_args.pdf;
+    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdfs));
     connect.attach(&mut pairing);
     let (read, source) = read_responses(responses, pairing)?;
     let (scored, kept) = read
@@ -48,9 +46,7 @@ pub fn run(
             ..RunInfo::default()
         },
     );
-    if let Some(pdf) = pdf {
-        audit::apply(&mut report, pdf, &kept)?;
-    }
+    audit::apply(&mut report, &dataset, pdfs, &kept)?;
     files::emit_report(&report, out)?;
     Ok(ExitCode::SUCCESS)
 }

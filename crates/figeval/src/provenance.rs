@@ -40,6 +40,8 @@ pub struct AuditHit {
     pub content: String,
     /// Whether `content` is only the start of the hit's content (its last word may be cut).
     pub cut: bool,
+    /// The file the hit is in (`file_path`, or a connector's `path`), when it says.
+    pub file: Option<String>,
 }
 
 /// Every hit of an answer that cites a page and carries content, for
@@ -54,6 +56,7 @@ pub fn hits_of(matches: &[Match]) -> Vec<AuditHit> {
                 pages: (span.start().get(), span.end().get()),
                 content: content.clone(),
                 cut: *cut,
+                file: m.file_path.clone(),
             })
         })
         .collect()
@@ -187,6 +190,10 @@ pub struct Provenance {
     pub rate: Option<f64>,
     /// Hits with content too short to check, or whose text is printed on no page of the PDF.
     pub not_found: u64,
+    /// Hits of a corpus of several files whose file is none of the PDFs given (or several of
+    /// them): not checked. Not written when there are none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub other_file: u64,
     /// The distance most misplaced hits share, when they do.
     pub offset: Option<ProvenanceOffset>,
 }
@@ -202,14 +209,43 @@ pub struct ProvenanceOffset {
     pub cause: String,
 }
 
-/// Audits every kept hit against `index`. `labels` are the PDF's printed page labels, when
-/// known: with them an offset whose cited pages are the printed labels of the true pages is
-/// named as such.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One PDF of an audit: its pages' shingles and, when known, its printed page labels.
+#[derive(Clone, Copy)]
+pub struct AuditPdf<'a> {
+    /// The PDF's pages.
+    pub index: &'a PageIndex,
+    /// Its printed page labels: with them an offset whose cited pages are the printed labels
+    /// of the true pages is named as such.
+    pub labels: Option<&'a PageLabels>,
+}
+
+/// Audits every kept hit against one PDF, the corpus (every hit is checked against it,
+/// whatever file it names). `labels` are the PDF's printed page labels, when known.
 pub fn audit(index: &PageIndex, hits: &[Vec<AuditHit>], labels: Option<&PageLabels>) -> Provenance {
-    let (mut checked, mut on_cited, mut not_found) = (0u64, 0u64, 0u64);
+    audit_pdfs(&[AuditPdf { index, labels }], hits, &|_| Some(0))
+}
+
+/// Audits every kept hit against the PDF `pdf_of` picks for it (an index into `pdfs`); a hit
+/// it picks none for counts as [`Provenance::other_file`]. A corpus of several files picks
+/// by the hit's file ([`pdf_of_file`]).
+pub fn audit_pdfs(
+    pdfs: &[AuditPdf<'_>],
+    hits: &[Vec<AuditHit>],
+    pdf_of: &dyn Fn(&AuditHit) -> Option<usize>,
+) -> Provenance {
+    let (mut checked, mut on_cited, mut not_found, mut other_file) = (0u64, 0u64, 0u64, 0u64);
     // (distance, hits, hits whose cited page is the true page's printed label)
     let mut distances: Vec<(i64, u64, u64)> = Vec::new();
     for hit in hits.iter().flatten() {
+        let Some(AuditPdf { index, labels }) = pdf_of(hit).and_then(|i| pdfs.get(i)).copied()
+        else {
+            other_file += 1;
+            continue;
+        };
         let Some(page) = index.locate(hit) else {
             not_found += 1;
             continue;
@@ -252,7 +288,30 @@ pub fn audit(index: &PageIndex, hits: &[Vec<AuditHit>], labels: Option<&PageLabe
         on_cited_page: on_cited,
         rate: (checked > 0).then(|| crate::round4(on_cited as f64 / checked as f64)),
         not_found,
+        other_file,
         offset,
+    }
+}
+
+/// Which of the PDFs at `pdf_paths` a hit is in, for a corpus of several files: the one whose
+/// path is the hit's file, compared on whole trailing path components
+/// ([`crate::files::same_file`]) directly or through a path of `dataset_paths` that both are
+/// (`store/sheets/A-101.pdf` and `/tmp/sheets/A-101.pdf` are both `sheets/A-101.pdf`).
+/// `None` for a hit that names no file, or names one that is none of them or several.
+#[cfg(feature = "files")]
+pub fn pdf_of_file(hit: &AuditHit, pdf_paths: &[String], dataset_paths: &[&str]) -> Option<usize> {
+    use crate::files::same_file;
+    let file = hit.file.as_deref()?;
+    let is = |pdf: &str| {
+        same_file(pdf, file)
+            || dataset_paths
+                .iter()
+                .any(|l| same_file(file, l) && same_file(pdf, l))
+    };
+    let mut found = pdf_paths.iter().enumerate().filter(|(_, p)| is(p));
+    match (found.next(), found.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
     }
 }
 
@@ -288,7 +347,56 @@ mod tests {
             pages: (page, page),
             content: content.into(),
             cut: false,
+            file: None,
         }
+    }
+
+    #[cfg(feature = "files")]
+    #[test]
+    fn each_hit_of_several_files_is_checked_in_its_own_pdf() {
+        let (one, two) = (index(), PageIndex::new(&["", PAGE_ONE]));
+        let pdfs = [
+            AuditPdf {
+                index: &one,
+                labels: None,
+            },
+            AuditPdf {
+                index: &two,
+                labels: None,
+            },
+        ];
+        let paths = [
+            "/tmp/x/sheets/one.pdf".to_string(),
+            "/tmp/x/two.pdf".to_string(),
+        ];
+        let dataset = ["sheets/one.pdf"];
+        let in_file = |file: &str, page: u32| AuditHit {
+            file: Some(file.into()),
+            ..hit(page, PAGE_ONE)
+        };
+        // one.pdf by way of the dataset's path (the hit's and the PDF's paths part before it);
+        // two.pdf directly; a third file; no file.
+        let hits = vec![vec![
+            in_file("store/corpus/sheets/one.pdf", 1),
+            in_file("two.pdf", 2),
+            in_file("two.pdf", 1),
+            in_file("three.pdf", 1),
+            hit(1, PAGE_ONE),
+        ]];
+        assert_eq!(pdf_of_file(&hits[0][0], &paths, &dataset), Some(0));
+        assert_eq!(pdf_of_file(&hits[0][1], &paths, &dataset), Some(1));
+        assert_eq!(pdf_of_file(&hits[0][3], &paths, &dataset), None);
+        assert_eq!(pdf_of_file(&hits[0][4], &paths, &dataset), None);
+        let p = audit_pdfs(&pdfs, &hits, &|h| pdf_of_file(h, &paths, &dataset));
+        // Page 1 of one.pdf and page 2 of two.pdf print PAGE_ONE; page 1 of two.pdf does not.
+        assert_eq!((p.checked, p.on_cited_page, p.other_file), (3, 2, 2));
+        // A path that is two of the PDFs picks neither.
+        let same = ["a/one.pdf".to_string(), "b/one.pdf".to_string()];
+        assert_eq!(pdf_of_file(&in_file("one.pdf", 1), &same, &[]), None);
+        // With one PDF, every hit is checked in it, whatever its file; none is written.
+        let p = audit(&one, &hits, None);
+        assert_eq!((p.checked, p.other_file), (5, 0));
+        assert!(!serde_json::to_string(&p).unwrap().contains("other_file"));
     }
 
     fn index() -> PageIndex {
@@ -354,6 +462,7 @@ mod tests {
                 on_cited_page: 2,
                 rate: Some(1.0),
                 not_found: 0,
+                other_file: 0,
                 offset: None
             }
         );

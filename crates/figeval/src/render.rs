@@ -170,6 +170,13 @@ pub fn provenance_line(p: &crate::provenance::Provenance) -> String {
             crate::describe::counted(p.not_found, "hit", "hits")
         );
     }
+    if p.other_file > 0 {
+        let _ = write!(
+            out,
+            "; {} in a file none of the PDFs given is, not checked",
+            crate::describe::counted(p.other_file, "hit", "hits")
+        );
+    }
     if let Some(o) = &p.offset {
         let _ = write!(
             out,
@@ -850,6 +857,7 @@ mod tests {
             on_cited_page: 0,
             rate: Some(0.0),
             not_found: 3,
+            other_file: 2,
             offset: Some(ProvenanceOffset {
                 pages: 1,
                 hits: 162,
@@ -860,14 +868,16 @@ mod tests {
         assert_eq!(
             first,
             "provenance: 0 of 162 hits checked are printed on a page they cite (0); 3 hits too \
-             short to check or not found in the PDF; 162 hits sit +1 page from their text: \
-             0-based page numbers read as 1-based"
+             short to check or not found in the PDF; 2 hits in a file none of the PDFs given \
+             is, not checked; 162 hits sit +1 page from their text: 0-based page numbers read \
+             as 1-based"
         );
         r.provenance = Some(Provenance {
             checked: 0,
             on_cited_page: 0,
             rate: None,
             not_found: 0,
+            other_file: 0,
             offset: None,
         });
         assert!(report_text(&r, "run").starts_with("provenance: no hit's content could be found"));
