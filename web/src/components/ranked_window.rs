@@ -113,7 +113,7 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
                 data-testid="window-row" data-rank={row.rank.to_string()}>
                 <td class="num">{ row.rank }</td>
-                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.clone() } }</code></td>
+                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.to_string() } }</code></td>
                 <td class="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
                 <td>{ span }</td>
                 <td>{ kind }</td>
