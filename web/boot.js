@@ -62,7 +62,7 @@ globalThis.figevalRenderer = load;
 let doc;
 const withDoc = (f) => (doc ??= import('./doc/figeval-doc.js').then((m) => m.default({
   module_or_path: new URL('./doc/figeval-doc_bg.wasm', import.meta.url) }).then(() => m))).then(f);
-globalThis.figevalDoc = { announce(text, what, note) { Object.assign(this, { text, what, note }); } };
+globalThis.figevalDoc = { announce(text, what, note, hits) { Object.assign(this, { text, what, note, hits }); } };
 document.addEventListener('click', (e) => {
   const v = e.target instanceof Element && e.target.closest('[data-doc-view]')?.dataset.docView;
   if (!v) return;

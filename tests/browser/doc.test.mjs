@@ -4,14 +4,15 @@
 // dataset-check panel rates the bundled Octave dataset all ok, and a dataset with planted errors
 // gets the verdicts `figeval ground` gives it; the module loads only when needed, under the page's
 // Content-Security-Policy, with no axe violation in its panels; a second PDF opened while the
-// first one's page texts are still being read shows no false read failure.
+// first one's page texts are still being read shows no false read failure; the provenance audit
+// of a report scored in the page checks the hits `figeval score --pdf` checks, with its verdict.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import {
   missing, appHarness, openApp, loadBundled, showDocument, setField, scratch, figeval, OCTAVE_PDF, OCTAVE_DATASET,
-  axeViolations, countByRule,
+  axeViolations, countByRule, startRefsearch,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, manual: true }) || false;
@@ -248,6 +249,53 @@ test('opening a second PDF while the first one\'s page texts are read shows no r
   await page.click('[data-testid=doc-view-captions]');
   await page.waitForSelector('[data-testid=caption-list][data-status=ready]');
   assert.equal(await page.$$eval('[data-testid=caption-row][data-figure-ref="Figure 15.1"]', (r) => r.length), 0, 'no caption of the manual is left');
+  await noProblems(page);
+  await page.context().close();
+});
+
+test('the provenance audit of a report scored in the page checks the hits figeval score --pdf checks, with its verdict', { skip: skip || missing({ refsearch: true }) || false, timeout: 600_000 }, async () => {
+  dir ??= scratch();
+  // A capture of refsearch's answers (top_k 5: the ranked windows hold every hit the CLI audits).
+  const refsearch = await startRefsearch();
+  const capture = dir.file('provenance.jsonl', '');
+  try {
+    const r = await figeval(['run', '--dataset', OCTAVE_DATASET, '--base-url', refsearch.url, '--capture', capture]);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await refsearch.stop();
+  }
+  const r = await figeval(['score', '--dataset', OCTAVE_DATASET, '--responses', capture, '--pdf', OCTAVE_PDF]);
+  assert.equal(r.code, 0, r.stderr);
+  const cliLine = /^figeval: (provenance: .*)$/m.exec(r.stderr)?.[1];
+  assert.ok(cliLine, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.ok(report.provenance.checked > 0, JSON.stringify(report.provenance));
+
+  const page = await openApp(h.browser, h.site.url);
+  await loadBundled(page, 'octave-manual-figures');
+  await setField(page, 'responses-input', readFileSync(capture, 'utf8'));
+  await page.click('[data-testid=score-offline]');
+  await page.waitForSelector('[data-testid=group-table]');
+  await showDocument(page);
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=provenance-panel][data-status=checked]', { timeout: 180_000 });
+  // The same hits and the same verdict on them. The page reads its texts with pdf.js, whose
+  // reading order and line breaks are not poppler's, so a few hits the CLI finds may not be
+  // found in the page: at least 90% of them are.
+  const counts = (line) => {
+    const m = /^provenance: (\d+) of (\d+) hits checked are printed on a page they cite \(([\d.]+)\)(?:; (\d+) hits? too short)?/.exec(line);
+    assert.ok(m, line);
+    return { on: Number(m[1]), checked: Number(m[2]), rate: m[3], notFound: Number(m[4] ?? 0) };
+  };
+  const inPage = counts(await page.textContent('[data-testid=provenance-line]'));
+  const native = counts(cliLine);
+  console.log(`# provenance: CLI ${JSON.stringify(native)}, page ${JSON.stringify(inPage)}`);
+  assert.equal(inPage.checked + inPage.notFound, native.checked + native.notFound, 'the same hits');
+  assert.equal(inPage.rate, native.rate, 'the same share on a cited page');
+  assert.ok(inPage.checked >= 0.9 * native.checked, `${inPage.checked} of the CLI's ${native.checked} found`);
+  // The report's own items are checked too, and nothing fails on the way.
+  assert.match(await page.textContent('[data-testid=ground-checked]'), /the items of the report on show/);
+  await noAxeViolation(page, 'the provenance panel');
   await noProblems(page);
   await page.context().close();
 });

@@ -18,14 +18,15 @@ fn window() -> web_sys::Window {
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = figevalDoc, js_name = announce)]
-    fn announce(text: &str, what: &str, note: &str);
+    fn announce(text: &str, what: &str, note: &str, hits: &str);
 }
 
 /// Hands the dataset of what is on screen to the document module's check, through boot.js's
-/// bridge (web/README.md, "The document module"): its text (`""`: none), which one it is and a
-/// warning (`""`: none). Called by the app's effect when what is on screen changes.
+/// bridge (web/README.md, "The document module"): its text (`""`: none), which one it is, a
+/// warning (`""`: none) and the hits of the report on show for the provenance audit (`""`:
+/// none). Called by the app's effect when what is on screen changes.
 pub fn announce_checked(a: &crate::checked::Announced) {
-    announce(&a.text, &a.what, &a.note);
+    announce(&a.text, &a.what, &a.note, &a.hits);
 }
 
 /// Milliseconds since the epoch.

@@ -43,6 +43,26 @@ pub struct Announced {
     pub what: String,
     /// A warning to show above the check.
     pub note: String,
+    /// The hits of the report on show whose responses were read in this page, for the
+    /// module's provenance audit (contract §14.8): a JSON array of `[page_start, page_end,
+    /// cut, content]`, one per ranked-window match with content and pages (`""`: none).
+    pub hits: String,
+}
+
+/// The hits [`Announced::hits`] lists: each record's ranked-window rows with the start of what
+/// the match said.
+fn hits_of(report: &Report, said: &[Vec<figeval::snippet::Snippet>]) -> String {
+    let mut hits = Vec::new();
+    for (record, snippets) in report.per_item.iter().zip(said) {
+        for (row, snippet) in record.top.iter().zip(snippets) {
+            if let (Some(start), Some(end), Some((content, cut))) =
+                (row.page_start, row.page_end, &snippet.content)
+            {
+                hits.push(serde_json::json!([start, end, cut, content]));
+            }
+        }
+    }
+    serde_json::Value::Array(hits).to_string()
 }
 
 /// The dataset the check should read for the state on show.
@@ -109,9 +129,14 @@ impl Target {
                             open.name, report.corpus_id
                         ),
                         note: String::new(),
+                        hits: String::new(),
                     };
                 }
                 Announced {
+                    hits: open
+                        .said
+                        .as_ref()
+                        .map_or_else(String::new, |said| hits_of(report, said)),
                     text: dataset_of(report).to_value().to_string(),
                     what: format!(
                         "the items of {whose} ({}, corpus {}, {} items)",
@@ -134,6 +159,7 @@ impl Target {
                             "the dataset in Run & score ({source}), which does not parse"
                         ),
                         note: String::new(),
+                        hits: String::new(),
                     };
                 };
                 let note = match report_corpus {
@@ -153,6 +179,7 @@ impl Target {
                         d.items.len()
                     ),
                     note,
+                    hits: String::new(),
                 }
             }
         }
@@ -164,13 +191,64 @@ mod tests {
     use super::*;
     use crate::state::Action;
 
-    fn octave_report() -> Report {
+    #[test]
+    fn a_report_scored_here_hands_its_hits_to_the_audit_and_one_opened_from_a_file_none() {
+        let d = octave_dataset();
+        // Per item: a match with content on pages 3-4, one without content, one without pages.
+        let capture: String = d
+            .items
+            .iter()
+            .map(|it| {
+                serde_json::json!({"query": it.question, "matches": [
+                    {"chunk_id": "a", "content": "a   \"quoted\"\nline", "provenance": {"page_start": 3, "page_end": 4}},
+                    {"chunk_id": "b", "provenance": {"page_start": 5, "page_end": 5}},
+                    {"chunk_id": "c", "content": "no pages"}]})
+                .to_string()
+                    + "\n"
+            })
+            .collect();
+        let scored =
+            crate::scoring::score_capture(&d, &capture, false, 2, figeval::RunInfo::default())
+                .unwrap();
+        let (report, said) = scored;
+        let open = OpenReport {
+            name: "here.json".into(),
+            report: Shared::new(report),
+            said: Some(said),
+            key: 1,
+        };
+        let target = Target::Report {
+            open: open.clone(),
+            view: View::Report,
+        };
+        let hits: Vec<serde_json::Value> = serde_json::from_str(&target.announced().hits).unwrap();
+        assert_eq!(
+            hits.len(),
+            d.items.len(),
+            "one hit an item: content and pages"
+        );
+        assert_eq!(
+            hits[0],
+            serde_json::json!([3, 4, false, "a \"quoted\" line"])
+        );
+        let from_file = Target::Report {
+            open: OpenReport { said: None, ..open },
+            view: View::Report,
+        };
+        assert_eq!(from_file.announced().hits, "");
+    }
+
+    fn octave_dataset() -> Dataset {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../data/eval_datasets/octave-manual-figures.json"
         ))
         .unwrap();
-        let d = Dataset::parse(&text).unwrap();
+        Dataset::parse(&text).unwrap()
+    }
+
+    fn octave_report() -> Report {
+        let d = octave_dataset();
         let capture: String = d
             .items
             .iter()

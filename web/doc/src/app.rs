@@ -14,6 +14,7 @@ use crate::caption_list::CaptionList;
 use crate::draft::Editor;
 use crate::editor::{saved_draft, EditorHandle, EditorPanel};
 use crate::ground_panel::GroundPanel;
+use crate::provenance_panel::ProvenancePanel;
 use crate::state::{Action, DatasetIn, Pdf, State, Texts, View};
 
 /// How long the dataset must stay unchanged before it is checked again (typing in the main
@@ -23,7 +24,10 @@ const DATASET_SETTLE_MS: u32 = 300;
 /// A view's button label and content.
 fn view_parts(view: View, state: &State) -> (String, Html) {
     match view {
-        View::Check => ("Dataset check".to_string(), html! { <GroundPanel /> }),
+        View::Check => (
+            "Dataset check".to_string(),
+            html! { <><GroundPanel /><ProvenancePanel /></> },
+        ),
         View::Editor => ("Dataset editor".to_string(), html! { <EditorPanel /> }),
         View::Captions => {
             let n = state

@@ -37,6 +37,7 @@ pub fn announced() -> Announced {
         text: field("text"),
         what: field("what"),
         note: field("note"),
+        hits: field("hits"),
     }
 }
 
@@ -44,10 +45,16 @@ pub fn announced() -> Announced {
 /// closure must be kept for as long as it is to be called.
 pub fn take_announce(
     mut f: impl FnMut(Announced) + 'static,
-) -> Closure<dyn FnMut(String, String, String)> {
-    let f = Closure::<dyn FnMut(String, String, String)>::new(move |text, what, note| {
-        f(Announced { text, what, note })
-    });
+) -> Closure<dyn FnMut(String, String, String, String)> {
+    let f =
+        Closure::<dyn FnMut(String, String, String, String)>::new(move |text, what, note, hits| {
+            f(Announced {
+                text,
+                what,
+                note,
+                hits,
+            })
+        });
     BRIDGE.with(|b| {
         let _ = Reflect::set(b, &JsValue::from_str("announce"), f.as_ref());
     });

@@ -15,6 +15,7 @@ mod caption_list;
 mod draft;
 mod editor;
 mod ground_panel;
+mod provenance_panel;
 mod state;
 mod thumb;
 

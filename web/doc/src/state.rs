@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+use figeval::provenance::AuditHit;
 use figeval::Dataset;
 use figeval_document::ground::PageSource;
 use figeval_document::{find_captions, Caption};
@@ -189,6 +190,24 @@ pub struct Announced {
     pub what: String,
     /// A warning to show with the check (`""`: none).
     pub note: String,
+    /// The hits of the report on show whose responses were read in the page, as a JSON array of
+    /// `[page_start, page_end, cut, content]` (`""`: none).
+    pub hits: String,
+}
+
+/// The hits of [`Announced::hits`], for the provenance audit (none when there are none, or
+/// the text is not such an array).
+pub fn audit_hits(text: &str) -> Vec<AuditHit> {
+    serde_json::from_str::<Vec<(u32, u32, bool, String)>>(text)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(start, end, cut, content)| AuditHit {
+            pages: (start, end),
+            content,
+            cut,
+            file: None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -217,6 +236,8 @@ pub struct Doc {
     pub dataset_what: Rc<str>,
     /// The main app's warning about it (`""`: none).
     pub dataset_note: Rc<str>,
+    /// The hits of the report on show, for the provenance audit (empty: none).
+    pub hits: Shared<Vec<AuditHit>>,
     /// While OCR reads the scanned pages: the pages read so far and their captions (a page
     /// still to read is [`Source::Unreadable`] with [`NOT_READ_YET`]).
     pub so_far: Option<Shared<Pages>>,
@@ -291,6 +312,7 @@ impl Default for State {
                 dataset: DatasetIn::None,
                 dataset_what: "".into(),
                 dataset_note: "".into(),
+                hits: Shared::new(Vec::new()),
                 so_far: None,
             },
             view: View::Check,
@@ -406,6 +428,7 @@ impl State {
                 doc.dataset = DatasetIn::from_text(&a.text);
                 doc.dataset_what = a.what.into();
                 doc.dataset_note = a.note.into();
+                doc.hits = Shared::new(audit_hits(&a.hits));
             }
             Action::Show(view) => {
                 self.view = view;
@@ -448,6 +471,28 @@ mod tests {
             "Intro\nshown in Figure 1.1 below\n".into(),
             "Figure 1.1: A plot.\n".into(),
         ]
+    }
+
+    #[test]
+    fn the_announced_hits_are_read_as_the_audit_takes_them() {
+        let hits = audit_hits(r#"[[3, 4, true, "what it said"], [7, 7, false, ""]]"#);
+        assert_eq!(hits.len(), 2);
+        assert_eq!(
+            (
+                hits[0].pages,
+                hits[0].cut,
+                hits[0].content.as_str(),
+                &hits[0].file
+            ),
+            ((3, 4), true, "what it said", &None)
+        );
+        assert!(audit_hits("").is_empty(), "none announced");
+        assert!(audit_hits(r#"{"not": "hits"}"#).is_empty());
+        let s = State::default().apply(Action::Dataset(Announced {
+            hits: r#"[[1, 1, false, "x"]]"#.into(),
+            ..Announced::default()
+        }));
+        assert_eq!(s.doc.hits.len(), 1);
     }
 
     #[test]
