@@ -70,7 +70,8 @@ pub fn stop_children_on_signals() -> Result<(), String> {
         } else {
             "SIGTERM"
         };
-        eprintln!("\nxtask: stopped by {name}; stopped {stopped} child process(es)");
+        let noun = if stopped == 1 { "process" } else { "processes" };
+        eprintln!("\nxtask: stopped by {name}; stopped {stopped} child {noun}");
         std::process::exit(128 + signal);
     });
     Ok(())
