@@ -207,10 +207,9 @@ mod tests {
                     + "\n"
             })
             .collect();
-        let scored =
+        let (report, said) =
             crate::scoring::score_capture(&d, &capture, false, 2, figeval::RunInfo::default())
                 .unwrap();
-        let (report, said) = scored;
         let open = OpenReport {
             name: "here.json".into(),
             report: Shared::new(report),

@@ -276,7 +276,7 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
     }
     let mut rng = Xoshiro256StarStar::seeded(BOOTSTRAP_SEED);
     let nf = n as f64;
-    let means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+    let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {
             let mut t = n;
             let mut mean = 0.0f64;
@@ -292,7 +292,6 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
         })
         .collect();
     let tail = BOOTSTRAP_RESAMPLES / 40; // 2.5% of the resamples: 250
-    let mut means = means;
     let lo = select(&mut means, tail - 1);
     let hi = select(&mut means, BOOTSTRAP_RESAMPLES - tail);
     Some(Interval { lo, hi })
@@ -308,8 +307,11 @@ fn select(xs: &mut [f64], k: usize) -> f64 {
         let mid = lo + (hi - lo) / 2;
         // The median of the window's first, middle and last values.
         let (a, b, c) = (xs[lo], xs[mid], xs[hi - 1]);
-        let max_ab = if a.total_cmp(&b).is_lt() { b } else { a };
-        let min_ab = if a.total_cmp(&b).is_lt() { a } else { b };
+        let (min_ab, max_ab) = if a.total_cmp(&b).is_lt() {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let pivot = if c.total_cmp(&min_ab).is_lt() {
             min_ab
         } else if c.total_cmp(&max_ab).is_gt() {

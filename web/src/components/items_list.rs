@@ -50,12 +50,7 @@ pub fn items_list(props: &ItemsListProps) -> Html {
     };
     let on_group = on_select(|f, v| f.group = Group::from_name(v));
     let on_outcome = on_select(|f, v| f.outcome = Outcome::from_name(v));
-    let on_metric = on_select(|f, v| {
-        f.metric = Metric::ALL
-            .into_iter()
-            .find(|m| m.name() == v)
-            .unwrap_or(Metric::PageHitAt3)
-    });
+    let on_metric = on_select(|f, v| f.metric = Metric::from_name(v).unwrap_or(Metric::PageHitAt3));
     let on_order = on_select(|f, v| f.order = Order::from_name(v));
     let on_text = {
         let filter = filter.clone();
