@@ -69,6 +69,20 @@ document.addEventListener('click', (e) => {
   document.querySelector('#tab-document:not([aria-current])')?.click(); // the view on show
   withDoc((m) => m.show(v));
 });
+// The connector module (web/connect): loaded when another search API is asked for; while a
+// connector is in use it sets globalThis.figevalConnect, which the app's live run asks through.
+let connect;
+document.addEventListener('click', (e) => {
+  if (!(e.target instanceof Element && e.target.closest('[data-connect-open]'))) return;
+  (connect ??= import('./connect/figeval-connect.js').then((m) => m.default({
+    module_or_path: new URL('./connect/figeval-connect_bg.wasm', import.meta.url) }).then(() => m)))
+    .then((m) => m.show(), (e) => {
+      connect = null;
+      const s = document.querySelector('[data-testid=connect-status]');
+      s.textContent = `The connector module could not be loaded: ${e.message}`;
+      s.hidden = false;
+    });
+});
 const offer = () => {
   const m = /[#&]pdf=([^&]*)/.exec(location.hash);
   let url = '';

@@ -232,6 +232,11 @@ export async function open(bytes, name) {
 }
 
 /** Closes the open document, its page view and its thumbnails. */
+/** The open PDF's printed page labels, one per page (null: none open, or it has none). */
+export function pageLabels() {
+  return labels;
+}
+
 export function close() {
   generation++;
   closeView();

@@ -196,6 +196,16 @@ export function variedBodies(dataset, shift = 0) {
   });
 }
 
+/** How to stop a started server: SIGTERM, then SIGKILL after `graceMs`; resolves once it exited. */
+function stopper(child, graceMs) {
+  return () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, graceMs).unref();
+  });
+}
+
 /**
  * Starts refsearch over the Octave manual on 127.0.0.1:0, figures on unless `figures: 'off'`
  * (the notes are given either way). Returns { url, stop }.
@@ -205,12 +215,7 @@ export function startRefsearch(extra = [], { figures = 'on' } = {}) {
     '--figures', figures, '--figure-notes', OCTAVE_NOTES, ...extra];
   const child = spawn(REFSEARCH_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  const stop = () => new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 3000).unref();
-  });
+  const stop = stopper(child, 3000);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { stop(); reject(new Error(`refsearch did not start within 180 s:\n${log}`)); }, 180_000);
     child.stderr.on('data', (chunk) => {
@@ -502,5 +507,46 @@ export async function markContrasts(page) {
       }
     }
     return out;
+  });
+}
+
+/** The LangServe and Hayhooks venv's python (`cargo xtask servers`), or '' when not made. */
+export const SERVERS_PYTHON = process.env.FIGEVAL_SERVERS_PYTHON || '';
+const SERVERS_PAGES = process.env.FIGEVAL_SERVERS_PAGES || '';
+
+/** Why the real LangServe server cannot run here ('' when it can). */
+export function langServeMissing() {
+  if (!SERVERS_PYTHON || !existsSync(SERVERS_PYTHON)) {
+    return 'FIGEVAL_SERVERS_PYTHON is not set: run `cargo xtask servers` and export what it prints';
+  }
+  if (!SERVERS_PAGES || !existsSync(SERVERS_PAGES)) return 'FIGEVAL_SERVERS_PAGES is not set';
+  return '';
+}
+
+/**
+ * Starts the real LangServe server (tests/servers/langserve_server.py: LangChain's BM25 retriever
+ * over the Octave manual) on 127.0.0.1:0. With `corsOrigin`, it answers that page origin.
+ * Returns { url, stop } (`url` is the route's, `http://127.0.0.1:PORT/octave`).
+ */
+export function startLangServe({ corsOrigin = null } = {}) {
+  const args = ['langserve_server.py', '--pdf', OCTAVE_PDF, '--cache', SERVERS_PAGES, '--port', '0'];
+  if (corsOrigin) args.push('--cors-origin', corsOrigin);
+  const child = spawn(SERVERS_PYTHON, args, {
+    cwd: path.join(REPO, 'tests/servers'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore::DeprecationWarning' },
+  });
+  let log = '';
+  const stop = stopper(child, 5000);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`LangServe did not start within 300 s:\n${log}`)); }, 300_000);
+    const read = (chunk) => {
+      log += chunk;
+      const m = /listening on (http:\/\/\S+\/octave)/.exec(log);
+      if (m) { clearTimeout(timer); resolve({ url: m[1], stop }); }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`LangServe exited (${code}):\n${log}`)); });
   });
 }

@@ -1,6 +1,6 @@
 """A LangChain BM25 retriever over a PDF's pages, served by LangServe at /octave.
 
-    python langserve_server.py --pdf PDF --cache PAGES.json --port PORT [--k 5]
+    python langserve_server.py --pdf PDF --cache PAGES.json --port PORT [--k 5] [--cors-origin O]
 
 The pages are LangChain's PyPDFLoader documents (one per physical page; `metadata.page` is
 0-based, `metadata.page_label` the printed label), cached by manual.py. The retriever is
@@ -8,7 +8,9 @@ langchain-community's BM25Retriever (rank_bm25), so no model is downloaded. `add
 serves it as LangServe does: `POST /octave/invoke {"input": question}` answers
 `{"output": [{"page_content", "metadata", ...}], "metadata": {...}}`.
 
-It listens on 127.0.0.1 only (port 0 picks a free one) and prints
+With `--cors-origin`, it answers that browser origin (FastAPI's CORSMiddleware, as a deployment
+that serves a page elsewhere is set up); without it, a page on another origin cannot read its
+answers. It listens on 127.0.0.1 only (port 0 picks a free one) and prints
 `langserve: listening on http://127.0.0.1:PORT/octave` on stdout once it accepts connections.
 """
 
@@ -32,6 +34,7 @@ def main():
     parser.add_argument("--cache", required=True)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--k", type=int, default=5, help="documents per answer")
+    parser.add_argument("--cors-origin", help="a browser origin allowed to read the answers")
     args = parser.parse_args()
 
     pages = load_pages(args.pdf, args.cache)
@@ -50,6 +53,15 @@ def main():
         yield
 
     app = FastAPI(title="Octave manual BM25 (LangServe)", lifespan=lifespan)
+    if args.cors_origin:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[args.cors_origin],
+            allow_methods=["POST"],
+            allow_headers=["Content-Type", "Authorization"],
+        )
     add_routes(app, retriever, path="/octave")
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])

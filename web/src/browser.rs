@@ -29,6 +29,39 @@ pub fn announce_checked(a: &crate::checked::Announced) {
     announce(&a.text, &a.what, &a.note, &a.hits);
 }
 
+/// The connector module's hand-over (web/connect, contract §14.9): `globalThis.figevalConnect`
+/// while a connector other than ragweld is in use, with `ask(url, body, signal)` and `url(url)`.
+fn connect_call(name: &str, args: &js_sys::Array) -> Option<JsValue> {
+    let c = Reflect::get(&js_sys::global(), &"figevalConnect".into()).ok()?;
+    let f: js_sys::Function = Reflect::get(&c, &name.into()).ok()?.dyn_into().ok()?;
+    f.apply(&c, args).ok()
+}
+
+/// Starts one search: `request` fetched, or, while a connector is in use, its module's `ask`
+/// with the same URL, body and signal (it asks the deployment its way and answers in the
+/// contract's shape).
+pub fn search(request: &web_sys::Request, url: &str, body: &str) -> js_sys::Promise {
+    let args = js_sys::Array::of3(&url.into(), &body.into(), &request.signal());
+    match connect_call("ask", &args) {
+        Some(p) => p.unchecked_into(),
+        None => window().fetch_with_request(request),
+    }
+}
+
+/// The URL a run's messages name: the connector's, while one is in use.
+pub fn shown_url(url: &str) -> String {
+    connect_call("url", &js_sys::Array::of1(&url.into()))
+        .and_then(|u| u.as_string())
+        .unwrap_or_else(|| url.to_string())
+}
+
+/// The words of a connector module's refusal (an error named `FigevalConnector`): what its
+/// mapping could not read, shown as it is.
+pub fn connector_refusal(e: &JsValue) -> Option<String> {
+    let get = |k: &str| Reflect::get(e, &k.into()).ok()?.as_string();
+    (get("name")? == "FigevalConnector").then(|| get("message"))?
+}
+
 /// Milliseconds since the epoch.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

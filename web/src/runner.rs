@@ -146,7 +146,7 @@ async fn worker(job: Rc<Job>, queue: Rc<RefCell<VecDeque<usize>>>, handle: Rc<Ru
                 handle.halt();
                 job.dispatch.dispatch(Action::RunFailed {
                     id: job.id,
-                    message: failure.message(&item.question, &url),
+                    message: failure.message(&item.question, &browser::shown_url(&url)),
                     now_ms: browser::now_ms(),
                 });
                 return;
@@ -198,11 +198,10 @@ async fn search_once(
         .map_err(transport)?;
     init.set_headers(&headers);
     let request = Request::new_with_str_and_init(url, &init).map_err(transport)?;
-    let window = web_sys::window().expect("the app runs in a window");
 
     let key = handle.track(&controller);
     let exchange = async {
-        let response = JsFuture::from(window.fetch_with_request(&request)).await?;
+        let response = JsFuture::from(browser::search(&request, url, body)).await?;
         let response: web_sys::Response = response.unchecked_into();
         let text = JsFuture::from(response.text()?).await?;
         // Readable only when the deployment exposes it (Access-Control-Expose-Headers).
@@ -225,7 +224,10 @@ async fn search_once(
         Either::Left((Ok((status, status_text, text, retry_after)), _)) => {
             search::judge(status, &status_text, text, retry_after).map_err(Outcome::Failed)
         }
-        Either::Left((Err(e), _)) => Err(transport(e)),
+        Either::Left((Err(e), _)) => match browser::connector_refusal(&e) {
+            Some(words) => Err(Outcome::Failed(Failure::Connector(words))),
+            None => Err(transport(e)),
+        },
         Either::Right(_) => {
             controller.abort();
             Err(Outcome::Failed(Failure::Timeout { ms: timeout_ms }))

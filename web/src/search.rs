@@ -40,6 +40,9 @@ pub enum Failure {
     /// The request never got an answer (connection refused, DNS, CORS refused…: `fetch` does
     /// not tell them apart, so the core's rules read it as a failed connection).
     Transport(String),
+    /// The connector in use could not read the answer, or the deployment would not answer
+    /// this page (its words, as the connector module put them).
+    Connector(String),
     /// No answer within the timeout.
     Timeout {
         /// The timeout, in milliseconds.
@@ -60,6 +63,7 @@ impl Failure {
         match self {
             Failure::Transport(_) => Transport::Connect.retryable(),
             Failure::Timeout { .. } => Transport::Timeout.retryable(),
+            Failure::Connector(_) => false,
             Failure::Answer { failure, .. } => failure.retryable(),
         }
     }
@@ -76,14 +80,15 @@ impl Failure {
     pub fn message(&self, question: &str, url: &str) -> String {
         let what = match self {
             Failure::Transport(e) => format!(
-                "could not reach {url} ({e}). Is the deployment running, and does it allow \
-                 this page's origin (CORS)?"
+                "could not reach {url} ({e}). Is the deployment running, and does it send \
+                 Access-Control-Allow-Origin for this page's origin (CORS)?"
             ),
             Failure::Timeout { ms } => format!(
                 "no response from {url} within {}",
                 format::seconds(f64::from(*ms) / 1000.0)
             ),
             Failure::Answer { failure, .. } => failure.to_string(),
+            Failure::Connector(words) => words.clone(),
         };
         format!("The search for question {question:?} failed: {what}")
     }

@@ -251,7 +251,7 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
     let cargo_result = run_lines(test, |l| tally.read(l));
     // figeval export against an independent implementation (ranx, from PyPI).
     let ranx_result = ranx::check();
-    let browser_result = browser_tests(tally);
+    let browser_result = browser_tests(tally, &servers);
     let fuzz_result = fuzz_briefly();
     cargo_result
         .and(ranx_result)
@@ -304,15 +304,20 @@ fn fuzz_briefly() -> Result<(), String> {
 }
 
 /// Builds the browser app with Trunk and runs the browser tests against it.
-fn browser_tests(tally: &mut Tally) -> Result<(), String> {
+fn browser_tests(tally: &mut Tally, servers: &Servers) -> Result<(), String> {
     let root = sh::root();
     if !root.join("Trunk.toml").exists() {
         return Err("Trunk.toml is missing: the browser app cannot be built".into());
     }
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
-    // One build makes both WebAssembly modules: the app and the document module (web/doc,
-    // loaded on demand; web/README.md). A missing one would leave doc.test.mjs nothing to load.
-    for module in ["figeval-web_bg.wasm", "doc/figeval-doc_bg.wasm"] {
+    // One build makes the three WebAssembly modules: the app, the document module (web/doc) and
+    // the connector module (web/connect), both loaded on demand (web/README.md). A missing one
+    // would leave doc.test.mjs or connect.test.mjs nothing to load.
+    for module in [
+        "figeval-web_bg.wasm",
+        "doc/figeval-doc_bg.wasm",
+        "connect/figeval-connect_bg.wasm",
+    ] {
         if !root.join("dist").join(module).exists() {
             return Err(format!("trunk build made no dist/{module}"));
         }
@@ -326,6 +331,8 @@ fn browser_tests(tally: &mut Tally) -> Result<(), String> {
         .env("FIGEVAL_BIN", bins.join("figeval"))
         .env("REFSEARCH_BIN", bins.join("refsearch"))
         .env(testkit::manual::ENV, testkit::manual::path());
+    // connect.test.mjs runs the real LangServe server from the servers' venv.
+    servers.apply(&mut node);
     let skipped_before = tally.skipped;
     run_lines(node, |l| tally.read(l.trim_start()))?;
     // A browser test skips itself when what it needs is missing; here everything is built,

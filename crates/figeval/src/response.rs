@@ -182,6 +182,9 @@ pub struct Response {
     pub query: Option<String>,
     /// The matches in the deployment's order, or why there are none to read.
     pub matches: Result<Vec<Match>, ResponseProblem>,
+    /// `read_through` when a string: figeval's own key, on an answer the page read through a
+    /// connector and wrote in the contract's shape; it names the connector (contract §14.9).
+    pub read_through: Option<String>,
 }
 
 impl Response {
@@ -574,6 +577,8 @@ impl<'de> Deserialize<'de> for MatchesField {
 pub(crate) struct Body {
     /// `query` when a string.
     pub(crate) query: Option<String>,
+    /// `read_through` when a string (figeval's own key, contract §14.9).
+    read_through: Option<String>,
     /// `matches`, when present.
     matches: Option<MatchesField>,
     /// Every key of the object, in order (for the "no `matches`" message), until `matches` (or
@@ -594,7 +599,8 @@ impl Body {
         }
     }
 
-    /// Reads the value of `key` when it is a body key (`matches`, `query`): `false`, and the
+    /// Reads the value of `key` when it is a body key (`matches`, `query`, `read_through`):
+    /// `false`, and the
     /// value left unread, when it is not.
     pub(crate) fn read_value<'de, A: MapAccess<'de>>(
         &mut self,
@@ -607,6 +613,7 @@ impl Body {
                 self.stop_listing_keys();
             }
             "query" => self.query = map.next_value::<LenientString>()?.0,
+            "read_through" => self.read_through = map.next_value::<LenientString>()?.0,
             _ => return Ok(false),
         }
         Ok(true)
@@ -653,6 +660,7 @@ impl Body {
         Response {
             query: self.query,
             matches,
+            read_through: self.read_through,
         }
     }
 }

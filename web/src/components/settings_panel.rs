@@ -64,7 +64,8 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <label class="wide">{ "Base URL" }
                     <input type="url" data-testid="base-url" value={s.base_url.clone()}
                            oninput={update(|s| &mut s.base_url)} disabled={locked} spellcheck="false" />
-                    <span class="hint">{ "POST {base}/search is called for each question" }</span>
+                    <span class="hint">{ "POST {base}/search is called for each question, or " }
+                        <button type="button" class="link" data-connect-open="" data-testid="connect-open">{ "another search API…" }</button></span>
                     { error_of("base_url") }
                 </label>
                 <label>{ "top_k" }

@@ -47,8 +47,10 @@ pub struct Pairing<'d, K = ()> {
     #[cfg(feature = "connectors")]
     connector: Option<(&'d Reader, String)>,
     /// Hits that cited no page, over the answers scored.
-    #[cfg(feature = "connectors")]
     hits_without_page: u64,
+    /// Whether an answer said it was read through a connector (`read_through`, contract
+    /// §14.9): the report then states `hits_without_page` too.
+    read_through: bool,
     /// The answer with hits read through the connector that is first in dataset order: its
     /// item's index, where it is, and what its pages came to (it must cite a page).
     #[cfg(feature = "connectors")]
@@ -100,8 +102,8 @@ impl<'d, K> Pairing<'d, K> {
             kept: (0..n).map(|_| None).collect(),
             #[cfg(feature = "connectors")]
             connector: None,
-            #[cfg(feature = "connectors")]
             hits_without_page: 0,
+            read_through: false,
             #[cfg(feature = "connectors")]
             first_with_hits: None,
         }
@@ -115,9 +117,11 @@ impl<'d, K> Pairing<'d, K> {
     }
 
     /// Whether answers are read through a connector other than the contract's own reader.
-    #[cfg(feature = "connectors")]
     pub(super) fn reads_through_connector(&self) -> bool {
-        self.connector.is_some()
+        #[cfg(feature = "connectors")]
+        return self.connector.is_some();
+        #[cfg(not(feature = "connectors"))]
+        false
     }
 
     pub(super) fn parse(&self, text: &str) -> Result<Parsed, serde_json::Error> {
@@ -248,6 +252,7 @@ impl<'d, K> Pairing<'d, K> {
             Response {
                 query: None,
                 matches,
+                read_through: None,
             },
         );
     }
@@ -354,10 +359,7 @@ impl<'d, K> Pairing<'d, K> {
     /// Scores the item at `i` on `matches`, and keeps what the pairing keeps of them.
     fn record(&mut self, i: usize, matches: &[Match]) {
         self.kept[i] = Some((self.keep)(matches));
-        #[cfg(feature = "connectors")]
-        {
-            self.hits_without_page += matches.iter().filter(|m| m.pages.is_none()).count() as u64;
-        }
+        self.hits_without_page += matches.iter().filter(|m| m.pages.is_none()).count() as u64;
         self.records[i] = Some(score_item(&self.dataset.items[i], matches, self.config));
     }
 
@@ -394,6 +396,7 @@ impl<'d, K> Pairing<'d, K> {
         if !errors.is_empty() {
             return Err(CaptureErrors(errors));
         }
+        let states_hits = self.reads_through_connector() || self.read_through;
         let request = self
             .request
             .flatten()
@@ -415,10 +418,7 @@ impl<'d, K> Pairing<'d, K> {
             request,
             records,
             unscored: missing,
-            #[cfg(feature = "connectors")]
-            hits_without_page: self.connector.map(|_| self.hits_without_page),
-            #[cfg(not(feature = "connectors"))]
-            hits_without_page: None,
+            hits_without_page: states_hits.then_some(self.hits_without_page),
         };
         Ok((scored, kept))
     }
@@ -495,6 +495,7 @@ impl<'d, K> Pairing<'d, K> {
         if !self.claim(i) {
             return;
         }
+        self.read_through |= response.read_through.is_some();
         match response.matches {
             Ok(matches) => self.record(i, &matches),
             Err(problem) => self.error(CaptureError::Response {

@@ -12,6 +12,7 @@
 //! the keys its pointers name.
 
 mod labels;
+mod probe;
 pub mod read;
 mod template;
 
@@ -20,6 +21,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 pub use labels::{LabelRange, LabelStyle, PageLabels};
+pub use probe::probe_text;
 pub use read::{AnswerPages, Hit, MappedAnswer, Reader};
 pub use template::{Asked, Secrets};
 

@@ -137,6 +137,50 @@ pub struct MappedAnswer {
     pub hits: Vec<Hit>,
 }
 
+impl MappedAnswer {
+    /// The answer in the contract's own shape (§3): `{"read_through": connector, "matches":
+    /// [...]}`, each match holding exactly what scoring read of its hit, so the contract's
+    /// reader reads the same matches back; `None` when the hits could not be read. The page
+    /// sends its connector runs through this (contract §14.9): its main bundle has only the
+    /// contract's reader. A content cut at [`SNIPPET_CHARS`] characters keeps one character
+    /// more (`…`), so it reads back as cut.
+    pub fn ragweld_body(&self, connector: &str) -> Option<String> {
+        let matches = self.matches.as_ref().ok()?;
+        let matches: Vec<serde_json::Value> = matches
+            .iter()
+            .map(|m| {
+                let mut o = serde_json::Map::new();
+                o.insert("chunk_id".into(), m.chunk_id.clone().into());
+                if let Some(p) = m.pages {
+                    o.insert(
+                        "provenance".into(),
+                        serde_json::json!({"page_start": p.start().get(), "page_end": p.end().get()}),
+                    );
+                }
+                let mut meta = serde_json::Map::new();
+                if let Some(k) = &m.chunk_kind {
+                    meta.insert("chunk_kind".into(), k.clone().into());
+                }
+                if let Some(s) = &m.figure_summary {
+                    meta.insert("figure".into(), serde_json::json!({ "summary": s }));
+                }
+                if !meta.is_empty() {
+                    o.insert("metadata".into(), meta.into());
+                }
+                if let Some((c, cut)) = &m.content {
+                    let c = if *cut { format!("{c}…") } else { c.clone() };
+                    o.insert("content".into(), c.into());
+                }
+                if let Some(f) = &m.file_path {
+                    o.insert("file_path".into(), f.clone().into());
+                }
+                o.into()
+            })
+            .collect();
+        Some(serde_json::json!({ "read_through": connector, "matches": matches }).to_string())
+    }
+}
+
 /// A capture line read through a connector: an envelope's parts.
 #[derive(Debug, Default)]
 pub(crate) struct MappedEntry {

@@ -604,3 +604,100 @@ fn the_first_answer_with_hits_is_first_in_dataset_order_not_capture_order() {
         "a later answer citing no page is counted"
     );
 }
+
+/// A Haystack-shaped answer with every field a match can carry: a figure with a summary, a
+/// text hit whose content is longer than the snippet, a hit with an integer id, and one that
+/// cites no page.
+fn rich_hayhooks_answer() -> serde_json::Value {
+    let long = "word ".repeat(100);
+    json!({"result": [
+        {"id": "f1", "content": "Figure 15.1: Simple Two-Dimensional Plot.",
+         "meta": {"page_number": 332, "chunk_kind": "figure", "summary": "a sine wave",
+                  "file_path": "docs/octave.pdf"}},
+        {"id": "t2", "content": long, "meta": {"page_number": 333}},
+        {"id": 7, "content": "no page here", "meta": {}},
+        {"id": "t4", "content": "", "meta": {"page_number": "12"}}
+    ]})
+}
+
+#[test]
+fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
+    // The page's connector runs (contract §14.9): what the mapping read, written in §3's
+    // shape, must be what the contract's own reader reads back, match for match.
+    let mut c = Connector::preset("hayhooks").unwrap();
+    c.response.chunk_kind = Some(Pointer::parse("/meta/chunk_kind").unwrap());
+    c.response.summary = Some(Pointer::parse("/meta/summary").unwrap());
+    c.response.path = Some(Pointer::parse("/meta/file_path").unwrap());
+    let r = Reader::new(&c, None).unwrap();
+    let read = r
+        .read_answer(&rich_hayhooks_answer().to_string(), false)
+        .unwrap();
+    let body = read.ragweld_body("hayhooks").unwrap();
+    let back = crate::Response::parse(&body).unwrap();
+    assert_eq!(back.read_through.as_deref(), Some("hayhooks"));
+    let (ours, theirs) = (read.matches.unwrap(), back.matches.unwrap());
+    assert_eq!(ours.len(), 4);
+    #[cfg(not(feature = "files"))]
+    let ours: Vec<Match> = ours
+        .into_iter()
+        .map(|m| Match {
+            file_path: None,
+            ..m
+        })
+        .collect();
+    assert_eq!(theirs, ours);
+    assert!(theirs[0].is_figure() && theirs[0].figure_summary.is_some());
+    assert_eq!(theirs[1].content.as_ref().map(|c| c.1), Some(true), "cut");
+    assert_eq!(theirs[2].chunk_id, "7");
+    assert_eq!(theirs[2].pages, None);
+    // An answer whose hits cannot be read has no such body.
+    let missing = r.read_answer(r#"{"documents": []}"#, false).unwrap();
+    assert!(missing.matches.is_err());
+    assert_eq!(missing.ragweld_body("hayhooks"), None);
+}
+
+#[test]
+fn answers_read_through_a_connector_in_the_page_score_as_the_command_line_scores_them() {
+    // The same two answers: read through the connector by `figeval score --connector`, and
+    // written in the contract's shape as the page's capture holds them. The records, the
+    // summaries and `hits_without_page` are the same.
+    let d = dataset();
+    let r = reader("langserve");
+    let lines = [
+        langserve_line("Which figure shows A?", 331, "\"langserve\""),
+        langserve_line("Which figure shows B?", 0, "\"langserve\""),
+    ];
+    let mut p = Pairing::new(&d, ScoreConfig::default());
+    p.read_through(&r, "\"langserve\"".into());
+    let cli = CaptureReader::read_str(p, &lines.join("\n"))
+        .pairing
+        .finish(false)
+        .unwrap();
+    let page: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let read = r
+                .read_answer(&v["response"].to_string(), false)
+                .unwrap();
+            format!(
+                r#"{{"question":{},"request":{{"base_url":"http://h/octave","top_k":5,"cache_mode":"bypass"}},"response":{}}}"#,
+                v["question"],
+                read.ragweld_body("langserve").unwrap()
+            )
+        })
+        .collect();
+    let web = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &page.join("\n"))
+        .pairing
+        .finish(false)
+        .unwrap();
+    assert_eq!(web.hits_without_page, Some(2));
+    let (cli, web) = (
+        crate::Report::build(cli, crate::RunInfo::default()),
+        crate::Report::build(web, crate::RunInfo::default()),
+    );
+    assert_eq!(
+        serde_json::to_value(&web).unwrap(),
+        serde_json::to_value(&cli).unwrap()
+    );
+}

@@ -1,0 +1,143 @@
+// The page speaks to any search API through a connector (contract §14.9), against the real
+// LangServe server (LangChain's BM25 retriever over the Octave manual, from PyPI): the connector
+// dialog's Try one question shows what `figeval probe` prints, a live run through it shows the
+// numbers `figeval run --connector langserve` prints, its capture scores to the same report with
+// the CLI, a deployment that does not answer the page gets a message naming the header it must
+// send, and a header value typed into the page is written nowhere.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  OCTAVE_DATASET, missing, langServeMissing, appHarness, openApp, loadBundled, setField,
+  readGroupTable, assertTableMatchesReport, figeval, figevalReport, startLangServe, scratch, showView,
+} from './support.mjs';
+
+const skip = missing({ figeval: true }) || langServeMissing() || false;
+const h = appHarness(skip);
+let tmp;
+let served; // LangServe answering the page's origin: a promise, started by the first test
+const langServe = () => (served ??= startLangServe({ corsOrigin: new URL(h.site.url).origin }));
+const QUESTION = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8')).items[0].question;
+
+before(async () => {
+  if (skip) return;
+  tmp = scratch();
+});
+after(async () => {
+  await (await served)?.stop();
+  tmp?.remove();
+});
+
+/** Opens the app on the Octave dataset with `baseUrl`, and the connector dialog. */
+async function openConnector(baseUrl) {
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
+  await loadBundled(page, 'octave-manual-figures');
+  await showView(page, 'workbench');
+  await setField(page, 'base-url', baseUrl);
+  await page.click('[data-testid=connect-open]');
+  await page.waitForSelector('[data-testid=connect-dialog][open] [data-testid=connect-preset]');
+  return page;
+}
+
+/** Puts the dialog's connector in use and closes the dialog. */
+async function useIt(page) {
+  await page.click('[data-testid=connect-use]');
+  await page.waitForSelector('[data-testid=connect-note]');
+  await page.click('[data-testid=connect-close]');
+}
+
+async function download(page, testid) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testid}]`)]);
+  return readFileSync(await d.path(), 'utf8');
+}
+
+test('a live run through the LangServe preset shows what figeval run --connector langserve prints', { skip, timeout: 600_000 }, async () => {
+  const served = await langServe();
+  const page = await openConnector(served.url);
+  assert.equal(await page.locator('[data-testid=connect-preset]').inputValue(), 'langserve');
+  assert.match(await page.locator('[data-testid=connect-check]').textContent(), /A valid connector: "langserve", pages at \/metadata\/page \(numbering "0"\)/);
+
+  // Try one question: what the mapping read of each hit, as figeval probe prints it.
+  await setField(page, 'connect-question', QUESTION);
+  await page.click('[data-testid=connect-try]');
+  const probe = await page.locator('[data-testid=connect-probe]').textContent();
+  const cliProbe = await figeval(['probe', '--connector', 'langserve', '--base-url', served.url, QUESTION]);
+  assert.equal(cliProbe.code, 0, cliProbe.stderr);
+  assert.equal(probe, cliProbe.stdout, 'the page shows what figeval probe prints');
+  assert.match(probe, /keys: .*metadata/);
+
+  await useIt(page);
+  const status = page.locator('[data-testid=connect-status]');
+  assert.match(await status.textContent(), /Live runs ask through the connector "langserve": POST \{\{base_url\}\}\/invoke/);
+
+  const cli = await figevalReport(['run', '--connector', 'langserve', '--base-url', served.url, '--dataset', OCTAVE_DATASET]);
+  await page.click('[data-testid=run-live]');
+  const table = await readGroupTable(page);
+  assertTableMatchesReport(assert, table, cli);
+  const report = JSON.parse(await download(page, 'download-report'));
+  assert.deepEqual(report.per_item, cli.per_item, 'the page\'s per-item records are the CLI\'s');
+  assert.equal(report.hits_without_page, cli.hits_without_page);
+  assert.equal(typeof report.hits_without_page, 'number', 'a connector run states hits_without_page');
+  assert.ok(report.page_hit_at_3 > 0.5, `the retriever finds most pages (${report.page_hit_at_3}): the 0-based pages were read as such`);
+
+  // The page's capture holds the answers as the mapping read them; the CLI scores it the same.
+  const capture = tmp.file('langserve-page.jsonl', await download(page, 'download-report-capture'));
+  const first = JSON.parse(readFileSync(capture, 'utf8').split('\n')[0]);
+  assert.equal(first.response.read_through, 'langserve');
+  const rescored = await figevalReport(['score', '--responses', capture, '--dataset', OCTAVE_DATASET]);
+  assert.deepEqual(rescored.per_item, cli.per_item);
+  assert.equal(rescored.hits_without_page, cli.hits_without_page);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a deployment that does not answer the page is named with the header it must send', { skip, timeout: 600_000 }, async () => {
+  const closed = await startLangServe(); // no CORS: it answers, but not to this page
+  try {
+    const page = await openConnector(closed.url);
+    const origin = new URL(h.site.url).origin;
+    await setField(page, 'connect-question', QUESTION);
+    await page.click('[data-testid=connect-try]');
+    const tried = await page.locator('[data-testid=connect-error]').textContent();
+    assert.match(tried, new RegExp(`answers, but not to this page \\(CORS\\): the deployment must send the header Access-Control-Allow-Origin: ${origin}`));
+    await useIt(page);
+    await page.click('[data-testid=run-live]');
+    const banner = await page.locator('[data-testid=error-banner]').textContent();
+    assert.ok(banner.includes(`${closed.url}/invoke answers, but not to this page (CORS)`), banner);
+    assert.ok(banner.includes(`Access-Control-Allow-Origin: ${origin}`), banner);
+    await page.context().close();
+  } finally {
+    await closed.stop();
+  }
+});
+
+test('a header value typed into the page is sent, and written nowhere', { skip, timeout: 600_000 }, async () => {
+  const TOKEN = 'tok-5d1e0c2b-never-written';
+  const served = await langServe();
+  const page = await openConnector(served.url);
+  const mapping = JSON.parse(await page.locator('[data-testid=connect-mapping]').inputValue());
+  mapping.name = 'guarded-langserve';
+  mapping.request.headers = { Authorization: 'Bearer {{env.RETRIEVER_TOKEN}}' };
+  await setField(page, 'connect-mapping', JSON.stringify(mapping, null, 2));
+  // Not usable until its value is given.
+  await page.click('[data-testid=connect-use]');
+  assert.match(await page.locator('[data-testid=connect-note]').textContent(), /give the value of RETRIEVER_TOKEN/);
+  const sent = [];
+  page.on('request', (r) => { const a = r.headers().authorization; if (a) sent.push(a); });
+  await page.fill('[data-testid=connect-secret][data-name=RETRIEVER_TOKEN]', TOKEN);
+  await useIt(page);
+  await page.click('[data-testid=run-live]');
+  await readGroupTable(page);
+  assert.ok(sent.length > 0 && sent.every((a) => a === `Bearer ${TOKEN}`), 'the header is sent');
+  const written = [
+    await download(page, 'download-report'),
+    await download(page, 'download-report-capture'),
+    await page.evaluate(() => JSON.stringify({ ...localStorage })),
+    await page.evaluate(() => location.href),
+    await page.locator('body').innerText(),
+  ];
+  for (const text of written) assert.ok(!text.includes(TOKEN), `the token is not in: ${text.slice(0, 200)}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
