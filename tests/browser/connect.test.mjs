@@ -1,7 +1,7 @@
 // The page speaks to any search API through a connector (contract §14.9), against the real
-// LangServe server (LangChain's BM25 retriever over the Octave manual, from PyPI): the connector
-// dialog's Try one question shows what `figeval probe` prints, a live run through it shows the
-// numbers `figeval run --connector langserve` prints, its capture scores to the same report with
+// LangServe and Hayhooks servers (BM25 retrievers over the Octave manual, from PyPI): the connector
+// dialog's Try one question shows what `figeval probe` prints, a live run through either preset
+// shows the numbers `figeval run --connector` prints, its capture scores to the same report with
 // the CLI, a deployment that does not answer the page gets a message naming the header it must
 // send, and a header value typed into the page is written nowhere.
 
@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, langServeMissing, appHarness, openApp, loadBundled, setField,
-  readGroupTable, assertTableMatchesReport, figeval, figevalReport, startLangServe, scratch, showView,
+  readGroupTable, assertTableMatchesReport, figeval, figevalReport, startLangServe, startHayhooks, scratch,
+  showView,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || langServeMissing() || false;
@@ -52,6 +53,22 @@ async function download(page, testid) {
   return readFileSync(await d.path(), 'utf8');
 }
 
+/**
+ * Runs the dataset live in the page (a connector in use) and with `figeval run --connector
+ * preset`, and checks the page shows and downloads the CLI's numbers. Returns both reports.
+ */
+async function runBesideCli(page, preset, baseUrl) {
+  const cli = await figevalReport(['run', '--connector', preset, '--base-url', baseUrl, '--dataset', OCTAVE_DATASET]);
+  await page.click('[data-testid=run-live]');
+  const table = await readGroupTable(page);
+  assertTableMatchesReport(assert, table, cli);
+  const report = JSON.parse(await download(page, 'download-report'));
+  assert.deepEqual(report.per_item, cli.per_item, 'the page\'s per-item records are the CLI\'s');
+  assert.equal(report.hits_without_page, cli.hits_without_page);
+  assert.equal(typeof report.hits_without_page, 'number', 'a connector run states hits_without_page');
+  return { cli, report };
+}
+
 test('a live run through the LangServe preset shows what figeval run --connector langserve prints', { skip, timeout: 600_000 }, async () => {
   const served = await langServe();
   const page = await openConnector(served.url);
@@ -71,14 +88,7 @@ test('a live run through the LangServe preset shows what figeval run --connector
   const status = page.locator('[data-testid=connect-status]');
   assert.match(await status.textContent(), /Live runs ask through the connector "langserve": POST \{\{base_url\}\}\/invoke/);
 
-  const cli = await figevalReport(['run', '--connector', 'langserve', '--base-url', served.url, '--dataset', OCTAVE_DATASET]);
-  await page.click('[data-testid=run-live]');
-  const table = await readGroupTable(page);
-  assertTableMatchesReport(assert, table, cli);
-  const report = JSON.parse(await download(page, 'download-report'));
-  assert.deepEqual(report.per_item, cli.per_item, 'the page\'s per-item records are the CLI\'s');
-  assert.equal(report.hits_without_page, cli.hits_without_page);
-  assert.equal(typeof report.hits_without_page, 'number', 'a connector run states hits_without_page');
+  const { cli, report } = await runBesideCli(page, 'langserve', served.url);
   assert.ok(report.page_hit_at_3 > 0.5, `the retriever finds most pages (${report.page_hit_at_3}): the 0-based pages were read as such`);
 
   // The page's capture holds the answers as the mapping read them; the CLI scores it the same.
@@ -90,6 +100,21 @@ test('a live run through the LangServe preset shows what figeval run --connector
   assert.equal(rescored.hits_without_page, cli.hits_without_page);
   assert.deepEqual(page.problems, []);
   await page.context().close();
+});
+
+test('a live run through the Hayhooks preset shows what figeval run --connector hayhooks prints', { skip, timeout: 600_000 }, async () => {
+  const hay = await startHayhooks();
+  try {
+    const page = await openConnector(hay.url);
+    await page.selectOption('[data-testid=connect-preset]', 'hayhooks');
+    assert.match(await page.locator('[data-testid=connect-check]').textContent(), /"hayhooks", pages at \/meta\/page_number \(numbering "1"\)/);
+    await useIt(page);
+    await runBesideCli(page, 'hayhooks', hay.url);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  } finally {
+    await hay.stop();
+  }
 });
 
 test('a deployment that does not answer the page is named with the header it must send', { skip, timeout: 600_000 }, async () => {

@@ -12,6 +12,7 @@
 
 import { spawn, execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { existsSync, readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -548,5 +549,45 @@ export function startLangServe({ corsOrigin = null } = {}) {
     child.stdout.on('data', read);
     child.stderr.on('data', read);
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`LangServe exited (${code}):\n${log}`)); });
+  });
+}
+
+/** A free TCP port on 127.0.0.1 (Hayhooks takes 0 for its default port, so one is picked here). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createTcpServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+  });
+}
+
+/**
+ * Starts the real Hayhooks server (tests/servers/hayhooks: Haystack's InMemoryBM25Retriever over
+ * the Octave manual, a pipeline named `octave`) on a free port of 127.0.0.1. Hayhooks answers
+ * every origin by default (its CORS settings allow `*`). Returns { url, stop } (`url`:
+ * `http://127.0.0.1:PORT/octave`).
+ */
+export async function startHayhooks() {
+  const port = await freePort();
+  const child = spawn(path.join(path.dirname(SERVERS_PYTHON), 'hayhooks'),
+    ['run', '--host', '127.0.0.1', '--port', String(port), '--pipelines-dir', 'hayhooks', '--additional-python-path', '.'], {
+      cwd: path.join(REPO, 'tests/servers'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore::DeprecationWarning',
+        HAYSTACK_TELEMETRY_ENABLED: 'False', NO_COLOR: '1', FIGEVAL_SERVER_PDF: OCTAVE_PDF, FIGEVAL_SERVER_PAGES: SERVERS_PAGES,
+      },
+    });
+  let log = '';
+  const stop = stopper(child, 5000);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`Hayhooks did not start within 300 s:\n${log}`)); }, 300_000);
+    const read = (chunk) => {
+      log += chunk;
+      if (log.includes('Uvicorn running on ')) { clearTimeout(timer); resolve({ url: `http://127.0.0.1:${port}/octave`, stop }); }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`Hayhooks exited (${code}):\n${log}`)); });
   });
 }
