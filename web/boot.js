@@ -58,10 +58,12 @@ const open = (how, what) => load().then((v) => {
 }).then(() => (doc || document.querySelector('[data-testid=pdf-panel]').dataset.status === 'open')
   && withDoc((m) => m.pdf_changed()));
 globalThis.figevalRenderer = load;
+// The modules loaded on demand (web/README.md): dist/NAME/figeval-NAME.js and its WebAssembly.
+const module = (name) => import(`./${name}/figeval-${name}.js`).then((m) => m.default({
+  module_or_path: new URL(`./${name}/figeval-${name}_bg.wasm`, import.meta.url) }).then(() => m));
 // The document module (web/doc) and its bridge: web/README.md, "The document module".
 let doc;
-const withDoc = (f) => (doc ??= import('./doc/figeval-doc.js').then((m) => m.default({
-  module_or_path: new URL('./doc/figeval-doc_bg.wasm', import.meta.url) }).then(() => m))).then(f);
+const withDoc = (f) => (doc ??= module('doc')).then(f);
 globalThis.figevalDoc = { announce(text, what, note, hits) { Object.assign(this, { text, what, note, hits }); } };
 document.addEventListener('click', (e) => {
   const v = e.target instanceof Element && e.target.closest('[data-doc-view]')?.dataset.docView;
@@ -74,15 +76,22 @@ document.addEventListener('click', (e) => {
 let connect;
 document.addEventListener('click', (e) => {
   if (!(e.target instanceof Element && e.target.closest('[data-connect-open]'))) return;
-  (connect ??= import('./connect/figeval-connect.js').then((m) => m.default({
-    module_or_path: new URL('./connect/figeval-connect_bg.wasm', import.meta.url) }).then(() => m)))
-    .then((m) => m.show(), (e) => {
-      connect = null;
-      const s = document.querySelector('[data-testid=connect-status]');
-      s.textContent = `The connector module could not be loaded: ${e.message}`;
-      s.hidden = false;
-    });
+  (connect ??= module('connect')).then((m) => m.show(), (e) => {
+    connect = null;
+    const s = document.querySelector('[data-testid=connect-status]');
+    s.textContent = `The connector module could not be loaded: ${e.message}`;
+    s.hidden = false;
+  });
 });
+// The runs module (web/runs): the compared reports' ranking metrics and items × runs, loaded
+// once two reports are compared; the app announces their names and JSON (none: fewer than two).
+let runs;
+globalThis.figevalRuns = {
+  announce(names, reports) {
+    Object.assign(this, { names, reports });
+    if (names.length || runs) (runs ??= module('runs')).then((m) => m.update());
+  },
+};
 const offer = () => {
   const m = /[#&]pdf=([^&]*)/.exec(location.hash);
   let url = '';

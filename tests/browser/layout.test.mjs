@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  OCTAVE_DATASET, OCTAVE_PDF, missing, appHarness, figevalReport, startRefsearch, scratch,
+  OCTAVE_PDF, missing, appHarness, refsearchReport, scratch,
 } from './support.mjs';
 import { existsSync } from 'node:fs';
 
@@ -21,13 +21,8 @@ before(async () => {
   tmp = scratch();
   // The demo's pair: the same refsearch command but for --figures.
   await Promise.all(['off', 'on'].map(async (figures) => {
-    const dep = await startRefsearch([], { figures });
-    try {
-      reports[figures] = `${tmp.dir}/octave-figures-${figures}.json`;
-      await figevalReport(['run', '--base-url', dep.url, '--dataset', OCTAVE_DATASET, '--out', reports[figures]]);
-    } finally {
-      await dep.stop();
-    }
+    reports[figures] = `${tmp.dir}/octave-figures-${figures}.json`;
+    await refsearchReport({ figures, run: ['--out', reports[figures]] });
   }));
 });
 after(async () => {

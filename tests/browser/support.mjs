@@ -228,6 +228,20 @@ export function startRefsearch(extra = [], { figures = 'on' } = {}) {
   });
 }
 
+/**
+ * The report of `figeval run` over the Octave dataset against a refsearch started for it
+ * (`refsearch` extra arguments and `figures`, as startRefsearch takes them) and stopped after;
+ * `run` adds arguments to figeval's. Resolves the report.
+ */
+export async function refsearchReport({ refsearch = [], figures = 'on', run = [] } = {}) {
+  const dep = await startRefsearch(refsearch, { figures });
+  try {
+    return await figevalReport(['run', '--base-url', dep.url, '--dataset', OCTAVE_DATASET, ...run]);
+  } finally {
+    await dep.stop();
+  }
+}
+
 /** Runs the figeval CLI; resolves { code, stdout, stderr }. */
 export function figeval(args) {
   return new Promise((resolve) => {

@@ -19,6 +19,22 @@ fn window() -> web_sys::Window {
 extern "C" {
     #[wasm_bindgen(js_namespace = figevalDoc, js_name = announce)]
     fn announce(text: &str, what: &str, note: &str, hits: &str);
+    #[wasm_bindgen(js_namespace = figevalRuns, js_name = announce)]
+    fn announce_reports(names: &js_sys::Array, reports: &js_sys::Array);
+}
+
+/// Hands the compared reports to the runs module (web/runs, web/README.md "The runs module"):
+/// their names and their JSON, in the compare view's order; both empty while fewer than two are
+/// compared.
+pub fn announce_runs(list: &[crate::state::OpenReport]) {
+    let (names, reports) = (js_sys::Array::new(), js_sys::Array::new());
+    if list.len() > 1 {
+        for o in list {
+            names.push(&JsValue::from_str(&o.name));
+            reports.push(&JsValue::from_str(&o.report.to_json_pretty()));
+        }
+    }
+    announce_reports(&names, &reports);
 }
 
 /// Hands the dataset of what is on screen to the document module's check, through boot.js's

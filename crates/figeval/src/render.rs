@@ -371,8 +371,9 @@ pub fn comparison_text(c: &Comparison, before: &str, after: &str) -> String {
 }
 
 /// The before, after, delta and delta-interval cells of a ranking metric's row; `null` for a
-/// side its report does not state.
-fn ranking_cells(r: &RankingDelta) -> [String; 4] {
+/// side its report does not state. `figeval compare` prints them, and the page's runs module
+/// shows them.
+pub fn ranking_cells(r: &RankingDelta) -> [String; 4] {
     [
         stated_with_ci(r.before, r.before_ci),
         stated_with_ci(r.after, r.after_ci),

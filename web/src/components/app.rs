@@ -192,10 +192,16 @@ pub fn app() -> Html {
             }
         });
     }
-    // The document module checks the dataset of what is on screen (crate::checked).
-    use_effect_with(checked::target(&state), |t| {
-        browser::announce_checked(&t.announced())
-    });
+    // The document module checks the dataset of what is on screen (crate::checked); the runs
+    // module shows the compared reports' ranking metrics and items × runs (web/runs). One effect:
+    // a second would cost the main bundle its own copy of the hook.
+    use_effect_with(
+        (checked::target(&state), state.compared.clone()),
+        |(t, c)| {
+            browser::announce_checked(&t.announced());
+            browser::announce_runs(c.list());
+        },
+    );
     {
         let cues = FocusCues {
             view: state.view,
