@@ -11,7 +11,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import {
-  missing, appHarness, openApp, loadBundled, showDocument, setField, scratch, figeval, OCTAVE_PDF, OCTAVE_DATASET,
+  missing, appHarness, openApp, loadBundled, showDocument, showView, setField, scratch, figeval, OCTAVE_PDF, OCTAVE_DATASET,
   axeViolations, countByRule, startRefsearch,
 } from './support.mjs';
 
@@ -296,6 +296,30 @@ test('the provenance audit of a report scored in the page checks the hits figeva
   // The report's own items are checked too, and nothing fails on the way.
   assert.match(await page.textContent('[data-testid=ground-checked]'), /the items of the report on show/);
   await noAxeViolation(page, 'the provenance panel');
+
+  // The same answers citing printed page labels as pages (physical page − 16 on the manual): the
+  // page reads the PDF's labels through pdf.js, so its audit names the cause as the CLI does.
+  const shifted = readFileSync(capture, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const e = JSON.parse(line);
+    for (const m of e.response.matches) {
+      const p = m.provenance;
+      if (p && p.page_start > 16) { p.page_start -= 16; p.page_end -= 16; }
+    }
+    return JSON.stringify(e);
+  }).join('\n');
+  const shiftedFile = dir.file('provenance-labels.jsonl', `${shifted}\n`);
+  const rs = await figeval(['score', '--dataset', OCTAVE_DATASET, '--responses', shiftedFile, '--pdf', OCTAVE_PDF]);
+  assert.equal(rs.code, 0, rs.stderr);
+  const cliShifted = /^figeval: (provenance: .*)$/m.exec(rs.stderr)?.[1] ?? '';
+  assert.match(cliShifted, /\+16.*printed page labels read as physical pages/, cliShifted);
+  await showView(page, 'workbench');
+  await setField(page, 'responses-input', `${shifted}\n`);
+  await page.click('[data-testid=score-offline]');
+  await page.waitForSelector('[data-testid=group-table]');
+  await showDocument(page);
+  await page.waitForFunction(() => /printed page labels/.test(document.querySelector('[data-testid=provenance-line]')?.textContent ?? ''), null, { timeout: 60_000 });
+  const labelled = await page.textContent('[data-testid=provenance-line]');
+  assert.match(labelled, /\+16.*printed page labels read as physical pages/, labelled);
   await noProblems(page);
   await page.context().close();
 });

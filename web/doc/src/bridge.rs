@@ -122,6 +122,20 @@ fn export(viewer: &JsValue, name: &str) -> Result<Function, String> {
         .ok_or_else(|| format!("the PDF viewer has no {name}()"))
 }
 
+/// The open PDF's printed page labels (the viewer's `pageLabels()`), once the viewer is loaded
+/// and when the PDF has them.
+pub fn page_labels() -> Option<Vec<String>> {
+    let v = VIEWER.with(|v| v.borrow().clone())?;
+    let labels = export(&v, "pageLabels").ok()?.call0(&v).ok()?;
+    let labels: Array = labels.dyn_into().ok()?;
+    Some(
+        labels
+            .iter()
+            .map(|l| l.as_string().unwrap_or_default())
+            .collect(),
+    )
+}
+
 /// The text of every page of the open PDF (index 0 = page 1), from the viewer's `texts()`, and
 /// where each came from (its `sources`: a page with no text layer is read by OCR, the pages in
 /// `first` before the others); `progress(done, total)` is called as it goes.

@@ -5,6 +5,7 @@
 
 use figeval::provenance::{self, PageIndex};
 use figeval::render;
+use figeval::PageLabels;
 use yew::prelude::*;
 
 use crate::state::Doc;
@@ -16,10 +17,12 @@ pub fn provenance_panel() -> Html {
     let audit = use_memo((doc.pages().cloned(), doc.hits.clone()), |(pages, hits)| {
         let pages = pages.as_ref().filter(|_| !hits.is_empty())?;
         let index = PageIndex::new(&pages.texts);
+        // With the PDF's printed labels, an offset of cited labels is named as such.
+        let labels = crate::bridge::page_labels().map(PageLabels::new);
         Some(provenance::audit(
             &index,
             std::slice::from_ref(&**hits),
-            None,
+            labels.as_ref(),
         ))
     });
     if doc.hits.is_empty() {
