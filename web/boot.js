@@ -83,8 +83,9 @@ document.addEventListener('click', (e) => {
     s.hidden = false;
   });
 });
-// The runs module (web/runs): the compared reports' ranking metrics and items × runs, loaded
-// once two reports are compared; the app announces their names and JSON (none: fewer than two).
+// The runs module (web/runs): the comparison's tables, ranking metrics and items × runs, in the
+// Compare view, loaded once two reports are compared; the app announces their names and JSON
+// (none: fewer than two) after each change, and the module renders into the view's elements.
 let runs;
 globalThis.figevalRuns = {
   announce(names, reports) {

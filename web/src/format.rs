@@ -4,21 +4,12 @@
 pub use figeval::decimal::{fixed, shortest};
 pub use figeval::render::rate;
 
-pub use figeval::render::{hits_with_ci, interval_note, interval_spoken, p_value, signed};
+pub use figeval::render::{hits_with_ci, interval_note, interval_spoken};
 
 /// An interval as a `data-ci` attribute carries it (`0.6695,0.9863`: the core's
 /// `render::interval_data`); no attribute without one.
 pub fn ci_attr(ci: Option<figeval::stats::Interval>) -> Option<yew::AttrValue> {
     ci.map(|ci| figeval::render::interval_data(ci).into())
-}
-
-/// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
-pub fn count_with_sign(n: usize, sign: char) -> String {
-    if n == 0 {
-        "0".to_string()
-    } else {
-        format!("{sign}{n}")
-    }
 }
 
 /// A count and its noun, singular for one: `1 item`, `3 items` (never `item(s)`).
@@ -161,13 +152,6 @@ mod tests {
         assert_eq!(rate(0.5), "0.5000");
         assert_eq!(rate(1.0), "1.0000");
         assert_eq!(hits_with_ci(7, 12, None), "(7/12)");
-    }
-
-    #[test]
-    fn moved_counts_carry_their_direction_but_zero_is_bare() {
-        assert_eq!(count_with_sign(3, '+'), "+3");
-        assert_eq!(count_with_sign(2, '−'), "−2");
-        assert_eq!(count_with_sign(0, '+'), "0");
     }
 
     #[test]

@@ -21,6 +21,26 @@ pub const TOO_SMALL_TO_TELL: &str = "Too small to tell (exact McNemar, p < 0.05)
 /// How many gained/lost questions a rendering lists per metric.
 const LISTED: usize = 10;
 
+/// A metric's short label in the page's tables and charts (`page hit @3`); its key
+/// (`page_hit_at_3`) is [`Metric::name`].
+pub fn metric_label(m: Metric) -> &'static str {
+    match m {
+        Metric::PageHitAt3 => "page hit @3",
+        Metric::PrecisePageHitAt3 => "precise @3",
+        Metric::FigureChunkAt3 => "figure chunk @3",
+        Metric::PageHitAt5 => "page hit @5",
+    }
+}
+
+/// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
+pub fn count_with_sign(n: usize, sign: char) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        format!("{sign}{n}")
+    }
+}
+
 /// A delta with its sign to 4 places: `+0.1515`, `-0.0312`, `0.0000`.
 pub fn signed(x: f64) -> String {
     signed_to(x, 4)
@@ -847,6 +867,13 @@ mod tests {
     use super::*;
 
     #[cfg(feature = "connectors")]
+    #[test]
+    fn moved_counts_carry_their_direction_but_zero_is_bare() {
+        assert_eq!(count_with_sign(3, '+'), "+3");
+        assert_eq!(count_with_sign(2, '−'), "−2");
+        assert_eq!(count_with_sign(0, '+'), "0");
+    }
+
     #[test]
     fn a_report_with_a_provenance_audit_leads_with_it() {
         use crate::compare::tests::{record, report};

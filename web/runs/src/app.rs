@@ -1,26 +1,66 @@
-//! The runs module's view: the ranking metrics of every scope, and the items × runs table.
+//! The runs module's views: the comparison's tables ([`Tables`], into the Compare view's
+//! `#runs-app`), and each scope's ranking metrics with the items × runs table ([`More`], into its
+//! `#runs-more`). Both show what the app last announced, read once per announcement.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use figeval::matrix::{compare_many, Matrix};
 use figeval::{Group, Metric, Scope};
+use figeval_web_common::table_scroll::table_scroll;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::state::{self, Order, Runs, Show};
+use crate::tables;
+
+/// The compared reports as read from the last announcement, with their comparison: `None`
+/// while fewer than two are compared, an error when one cannot be read.
+type Shown = Option<Result<Rc<(Runs, Matrix)>, String>>;
 
 thread_local! {
-    /// Re-reads the announcement (set by the view once it is mounted).
-    static REFRESH: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
+    /// What the views show.
+    static SHOWN: RefCell<Shown> = const { RefCell::new(None) };
+    /// Re-render each mounted view (registered by the views).
+    static REFRESH: RefCell<Vec<Callback<()>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Re-reads what the app announced and shows it.
+/// Reads what the app announced again and has both views show it.
 pub fn refresh() {
-    if let Some(cb) = REFRESH.with(|r| r.borrow().clone()) {
+    let (names, texts) = announced();
+    let shown = Runs::parse(names, &texts).map(|r| {
+        r.map(|runs| {
+            let named: Vec<(&str, &figeval::Report)> = runs
+                .names
+                .iter()
+                .map(String::as_str)
+                .zip(&runs.reports)
+                .collect();
+            let matrix = compare_many(named[0], &named[1..]);
+            Rc::new((runs, matrix))
+        })
+    });
+    SHOWN.with(|s| *s.borrow_mut() = shown);
+    for cb in REFRESH.with(|r| r.borrow().clone()) {
         cb.emit(());
     }
+}
+
+/// What the views show now, and a re-render when it changes.
+#[hook]
+fn use_shown() -> Shown {
+    let tick = use_state(|| 0u32);
+    {
+        let tick = tick.clone();
+        use_effect_with((), move |()| {
+            let cb = Callback::from(move |()| tick.set(tick.wrapping_add(1)));
+            REFRESH.with(|r| r.borrow_mut().push(cb.clone()));
+            move || REFRESH.with(|r| r.borrow_mut().retain(|c| *c != cb))
+        });
+    }
+    SHOWN.with(|s| s.borrow().clone())
 }
 
 /// What the app last announced (boot.js keeps it on `figevalRuns`): the compared reports'
@@ -47,28 +87,31 @@ fn on_select(set: impl Fn(String) + 'static) -> Callback<Event> {
     Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
 }
 
-/// The view.
-#[function_component(App)]
-pub fn app() -> Html {
-    let text = use_state(announced);
-    {
-        let text = text.clone();
-        REFRESH.with(|r| *r.borrow_mut() = Some(Callback::from(move |()| text.set(announced()))));
+/// The comparison's tables, by scope, or why the reports could not be read.
+#[function_component(Tables)]
+pub fn tables_view() -> Html {
+    match use_shown() {
+        None => html! {},
+        Some(Err(e)) => {
+            html! { <p class="field-error" role="alert" data-testid="runs-error">{ e }</p> }
+        }
+        Some(Ok(shown)) => tables::tables(&shown.1),
     }
-    let runs = use_memo((*text).clone(), |(names, texts)| {
-        state::Runs::parse(names.clone(), texts).map(|r| r.map(Rc::new))
-    });
+}
+
+/// The ranking metrics of every scope and the items × runs table.
+#[function_component(More)]
+pub fn more() -> Html {
+    let shown = use_shown();
     let metric = use_state(|| Metric::PageHitAt3);
     let group = use_state(|| None::<Group>);
     let show = use_state(|| Show::All);
     let order = use_state(|| Order::Dataset);
-    let runs = match &*runs {
-        None => return html! {},
-        Some(Err(e)) => {
-            return html! { <p class="field-error" role="alert" data-testid="runs-error">{ e.clone() }</p> }
-        }
-        Some(Ok(r)) => r.clone(),
+    // An error is said once, by the tables above.
+    let Some(Ok(shown)) = shown else {
+        return html! {};
     };
+    let runs = &shown.0;
     let controls = {
         let (m, g, s, o) = (metric.clone(), group.clone(), show.clone(), order.clone());
         html! {
@@ -97,16 +140,16 @@ pub fn app() -> Html {
             </div>
         }
     };
-    let rows = state::item_rows(&runs, *metric, *group, *show, *order);
+    let rows = state::item_rows(runs, *metric, *group, *show, *order);
     html! {
         <>
-            { ranking_card(&runs) }
+            { ranking_card(runs) }
             <section class="card" aria-labelledby="runs-items-h" data-testid="runs-items">
                 <h2 id="runs-items-h">{ "Items × runs" }</h2>
                 <p class="muted small">{ format!("Each question in each run: a hit or a miss on {}, and the rank of its first match on an expected page.", metric.name()) }</p>
                 { controls }
                 <p class="small" data-testid="runs-count">{ format!("{} of the questions", rows.len()) }</p>
-                <div class="table-wrap" tabindex="0" role="group" aria-label="Items × runs, the table">
+                { table_scroll("Items × runs, the table", html! {
                     <table class="runs-table">
                         <thead><tr>
                             <th scope="col">{ "Question" }</th>
@@ -131,7 +174,7 @@ pub fn app() -> Html {
                             }) }
                         </tbody>
                     </table>
-                </div>
+                }) }
             </section>
         </>
     }
@@ -143,7 +186,7 @@ fn ranking_card(runs: &Runs) -> Html {
         <section class="card" aria-labelledby="runs-ranking-h" data-testid="runs-ranking">
             <h2 id="runs-ranking-h">{ "Ranking metrics" }</h2>
             <p class="muted small">{ "nDCG and recall at 5 and 10 on the expected pages (contract §7), with their 95% intervals; each run's change from the baseline with the interval of the paired change, as figeval compare prints them. null: the report does not state it (fewer than 10 matches asked for)." }</p>
-            <div class="table-wrap" tabindex="0" role="group" aria-label="Ranking metrics, the table">
+            { table_scroll("Ranking metrics, the table", html! {
                 <table class="runs-table">
                     <thead><tr>
                         <th scope="col">{ "Scope" }</th>
@@ -164,7 +207,7 @@ fn ranking_card(runs: &Runs) -> Html {
                         })) }
                     </tbody>
                 </table>
-            </div>
+            }) }
         </section>
     }
 }

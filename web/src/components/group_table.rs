@@ -35,15 +35,7 @@ pub fn metric_question(m: Metric) -> &'static str {
     }
 }
 
-/// A short header label.
-pub fn metric_label(m: Metric) -> &'static str {
-    match m {
-        Metric::PageHitAt3 => "page hit @3",
-        Metric::PrecisePageHitAt3 => "precise @3",
-        Metric::FigureChunkAt3 => "figure chunk @3",
-        Metric::PageHitAt5 => "page hit @5",
-    }
-}
+pub use figeval::render::metric_label;
 
 /// A metric's name as it is read aloud ("page hit at 3"), for cells' and charts' text
 /// alternatives.

@@ -18,4 +18,5 @@ pub mod report_view;
 pub mod run_panel;
 pub mod settings_panel;
 pub mod share_panel;
-pub mod table_scroll;
+
+pub use figeval_web_common::table_scroll;
