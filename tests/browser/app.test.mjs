@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import {
   DIST, REPO, missing, dropFile, serveDist, appHarness, openApp, loadBundled, setField, readGroupTable, searchBody,
+  linkReport,
 } from './support.mjs';
 
 const skip = missing() || false;
@@ -150,7 +151,6 @@ test('a share link that inflates past 16 MiB (a DEFLATE bomb) is refused by boot
 });
 
 /** The report a share link carries, and a link carrying `report`. */
-const linkReport = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#report=')[1], 'base64url')).toString());
 const reportLink = (url, report) => `${url}#report=${deflateRawSync(Buffer.from(JSON.stringify(report))).toString('base64url')}`;
 
 test('a report whose numbers contradict its items is refused with a banner naming the disagreement', { skip }, async () => {

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, langServeMissing, appHarness, openApp, loadBundled, setField,
   readGroupTable, assertTableMatchesReport, figeval, figevalReport, startLangServe, startHayhooks, scratch,
-  showView,
+  showView, linkReport,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || langServeMissing() || false;
@@ -66,6 +66,11 @@ async function runBesideCli(page, preset, baseUrl) {
   assert.deepEqual(report.per_item, cli.per_item, 'the page\'s per-item records are the CLI\'s');
   assert.equal(report.hits_without_page, cli.hits_without_page);
   assert.equal(typeof report.hits_without_page, 'number', 'a connector run states hits_without_page');
+  assert.equal(report.run.connector, preset, 'the report names its connector');
+  assert.equal(cli.run.connector, preset);
+  // The share link carries it with the report.
+  const shared = linkReport(await page.locator('[data-testid=share-link]').inputValue());
+  assert.equal(shared.run.connector, preset, 'the share link names the connector');
   return { cli, report };
 }
 

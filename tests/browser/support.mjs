@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -605,3 +606,6 @@ export async function startHayhooks() {
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`Hayhooks exited (${code}):\n${log}`)); });
   });
 }
+
+/** The report a `#report=` share link holds (contract §10.2: raw DEFLATE, base64url). */
+export const linkReport = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#report=')[1], 'base64url')).toString());

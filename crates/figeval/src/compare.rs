@@ -615,6 +615,7 @@ pub(crate) mod tests {
                 records,
                 unscored: vec![],
                 hits_without_page: None,
+                connector: None,
             },
             RunInfo::default(),
         )

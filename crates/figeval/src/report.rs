@@ -159,6 +159,9 @@ pub struct Scored {
     /// through a connector other than the default (`None` for the default, whose reports
     /// stay as they were).
     pub hits_without_page: Option<u64>,
+    /// The connector the answers were read through, when not the default: a preset's name, or
+    /// its mapping's JSON text without header values ([`crate::Connector::record`]).
+    pub connector: Option<String>,
 }
 
 /// How the report was produced. The shells fill it in: the scoring core has no clock.
@@ -175,6 +178,11 @@ pub struct RunInfo {
     pub retries: u64,
     /// `live`, or the name of the capture that was scored.
     pub source: String,
+    /// The connector the answers were read through, when not the default (contract §14.4): a
+    /// preset's name, or its mapping's JSON text with every header value `[redacted]`.
+    /// [`Report::build`] takes it from what was scored; a share link carries it with the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connector: Option<String>,
 }
 
 impl Default for RunInfo {
@@ -185,6 +193,7 @@ impl Default for RunInfo {
             duration_s: 0.0,
             retries: 0,
             source: String::new(),
+            connector: None,
         }
     }
 }
@@ -234,7 +243,7 @@ impl Report {
     /// by the page's live runs and offline scoring alike: its header is what `scored` was
     /// scored with (the corpus, the search parameters the responses recorded, the precise-hit
     /// span), its summaries are computed from its records, and `run` adds how it was produced.
-    pub fn build(scored: Scored, run: RunInfo) -> Report {
+    pub fn build(scored: Scored, mut run: RunInfo) -> Report {
         let Scored {
             corpus_id,
             config,
@@ -242,7 +251,9 @@ impl Report {
             records: per_item,
             unscored,
             hits_without_page,
+            connector,
         } = scored;
+        run.connector = connector;
         // Inserted one by one: collecting into a map would sort (and link a sort) first.
         let top_k = request.top_k;
         let mut by_group = BTreeMap::new();
@@ -426,6 +437,7 @@ mod tests {
                 records,
                 unscored: vec![],
                 hits_without_page: None,
+                connector: None,
             },
             RunInfo::default(),
         )

@@ -182,8 +182,9 @@ pub struct Response {
     pub query: Option<String>,
     /// The matches in the deployment's order, or why there are none to read.
     pub matches: Result<Vec<Match>, ResponseProblem>,
-    /// `read_through` when a string: figeval's own key, on an answer the page read through a
-    /// connector and wrote in the contract's shape; it names the connector (contract §14.9).
+    /// `read_through` when a string: figeval's own key, on an answer the page
+    /// read through a connector and wrote in the contract's shape; it is what a capture records
+    /// of the connector, a preset's name or its mapping (contract §14.9).
     pub read_through: Option<String>,
 }
 

@@ -351,6 +351,7 @@ mod tests {
                 records: vec![],
                 unscored: vec!["é?".into()],
                 hits_without_page: None,
+                connector: None,
             },
             RunInfo::default(),
         )

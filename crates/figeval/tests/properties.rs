@@ -20,6 +20,7 @@ fn scored(records: Vec<ItemRecord>, top_k: Option<u32>) -> Scored {
         records,
         unscored: vec![],
         hits_without_page: None,
+        connector: None,
     }
 }
 

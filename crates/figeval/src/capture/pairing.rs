@@ -48,9 +48,9 @@ pub struct Pairing<'d, K = ()> {
     connector: Option<(&'d Reader, String)>,
     /// Hits that cited no page, over the answers scored.
     hits_without_page: u64,
-    /// Whether an answer said it was read through a connector (`read_through`, contract
-    /// §14.9): the report then states `hits_without_page` too.
-    read_through: bool,
+    /// The connector the first answer that said it was read through one names (`read_through`,
+    /// contract §14.9): the report then states it and `hits_without_page`.
+    read_through: Option<String>,
     /// The answer with hits read through the connector that is first in dataset order: its
     /// item's index, where it is, and what its pages came to (it must cite a page).
     #[cfg(feature = "connectors")]
@@ -103,7 +103,7 @@ impl<'d, K> Pairing<'d, K> {
             #[cfg(feature = "connectors")]
             connector: None,
             hits_without_page: 0,
-            read_through: false,
+            read_through: None,
             #[cfg(feature = "connectors")]
             first_with_hits: None,
         }
@@ -117,11 +117,19 @@ impl<'d, K> Pairing<'d, K> {
     }
 
     /// Whether answers are read through a connector other than the contract's own reader.
+    #[cfg(feature = "connectors")]
     pub(super) fn reads_through_connector(&self) -> bool {
+        self.connector.is_some()
+    }
+
+    /// What a capture records of the connector answers are read through (none: the default).
+    /// A preset's name, or a mapping's JSON text (as `read_through` holds them).
+    fn recorded_connector(&self) -> Option<String> {
         #[cfg(feature = "connectors")]
-        return self.connector.is_some();
-        #[cfg(not(feature = "connectors"))]
-        false
+        if let Some((_, record)) = &self.connector {
+            return Some(serde_json::from_str(record).unwrap_or_else(|_| record.clone()));
+        }
+        None
     }
 
     pub(super) fn parse(&self, text: &str) -> Result<Parsed, serde_json::Error> {
@@ -396,7 +404,8 @@ impl<'d, K> Pairing<'d, K> {
         if !errors.is_empty() {
             return Err(CaptureErrors(errors));
         }
-        let states_hits = self.reads_through_connector() || self.read_through;
+        let connector = self.recorded_connector().or(self.read_through);
+        let states_hits = connector.is_some();
         let request = self
             .request
             .flatten()
@@ -419,6 +428,7 @@ impl<'d, K> Pairing<'d, K> {
             records,
             unscored: missing,
             hits_without_page: states_hits.then_some(self.hits_without_page),
+            connector,
         };
         Ok((scored, kept))
     }
@@ -495,7 +505,9 @@ impl<'d, K> Pairing<'d, K> {
         if !self.claim(i) {
             return;
         }
-        self.read_through |= response.read_through.is_some();
+        if self.read_through.is_none() {
+            self.read_through = response.read_through;
+        }
         match response.matches {
             Ok(matches) => self.record(i, &matches),
             Err(problem) => self.error(CaptureError::Response {

@@ -138,13 +138,14 @@ pub struct MappedAnswer {
 }
 
 impl MappedAnswer {
-    /// The answer in the contract's own shape (§3): `{"read_through": connector, "matches":
+    /// The answer in the contract's own shape (§3): `{"read_through": RECORD, "matches":
     /// [...]}`, each match holding exactly what scoring read of its hit, so the contract's
     /// reader reads the same matches back; `None` when the hits could not be read. The page
     /// sends its connector runs through this (contract §14.9): its main bundle has only the
     /// contract's reader. A content cut at [`SNIPPET_CHARS`] characters keeps one character
-    /// more (`…`), so it reads back as cut.
-    pub fn ragweld_body(&self, connector: &str) -> Option<String> {
+    /// more (`…`), so it reads back as cut. `connector` is what a capture records of the
+    /// connector ([`crate::Connector::record`]); the report states it.
+    pub fn ragweld_body(&self, connector: &serde_json::Value) -> Option<String> {
         let matches = self.matches.as_ref().ok()?;
         let matches: Vec<serde_json::Value> = matches
             .iter()
@@ -177,7 +178,12 @@ impl MappedAnswer {
                 o.into()
             })
             .collect();
-        Some(serde_json::json!({ "read_through": connector, "matches": matches }).to_string())
+        // A preset's name as it is; a mapping as its JSON text (the page's reader reads a string).
+        let through = match connector {
+            serde_json::Value::String(name) => name.clone(),
+            mapping => mapping.to_string(),
+        };
+        Some(serde_json::json!({ "read_through": through, "matches": matches }).to_string())
     }
 }
 

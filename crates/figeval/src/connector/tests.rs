@@ -475,6 +475,11 @@ fn a_capture_read_through_a_connector_scores_and_counts_hits_without_page() {
     let hits: Vec<bool> = s.records.iter().map(|r| r.page_hit_at_3).collect();
     assert_eq!(hits, [true, false]);
     assert_eq!(s.hits_without_page, Some(2));
+    assert_eq!(
+        s.connector.as_deref(),
+        Some("langserve"),
+        "the report states the connector"
+    );
     assert_eq!(s.request.base_url.as_deref(), Some("http://h/octave"));
     let report = crate::Report::build(s, crate::RunInfo::default());
     assert_eq!(
@@ -632,7 +637,7 @@ fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
     let read = r
         .read_answer(&rich_hayhooks_answer().to_string(), false)
         .unwrap();
-    let body = read.ragweld_body("hayhooks").unwrap();
+    let body = read.ragweld_body(&"hayhooks".into()).unwrap();
     let back = crate::Response::parse(&body).unwrap();
     assert_eq!(back.read_through.as_deref(), Some("hayhooks"));
     let (ours, theirs) = (read.matches.unwrap(), back.matches.unwrap());
@@ -653,7 +658,7 @@ fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
     // An answer whose hits cannot be read has no such body.
     let missing = r.read_answer(r#"{"documents": []}"#, false).unwrap();
     assert!(missing.matches.is_err());
-    assert_eq!(missing.ragweld_body("hayhooks"), None);
+    assert_eq!(missing.ragweld_body(&"hayhooks".into()), None);
 }
 
 #[test]
@@ -683,7 +688,7 @@ fn answers_read_through_a_connector_in_the_page_score_as_the_command_line_scores
             format!(
                 r#"{{"question":{},"request":{{"base_url":"http://h/octave","top_k":5,"cache_mode":"bypass"}},"response":{}}}"#,
                 v["question"],
-                read.ragweld_body("langserve").unwrap()
+                read.ragweld_body(&"langserve".into()).unwrap()
             )
         })
         .collect();
@@ -692,6 +697,7 @@ fn answers_read_through_a_connector_in_the_page_score_as_the_command_line_scores
         .finish(false)
         .unwrap();
     assert_eq!(web.hits_without_page, Some(2));
+    assert_eq!(web.connector.as_deref(), Some("langserve"));
     let (cli, web) = (
         crate::Report::build(cli, crate::RunInfo::default()),
         crate::Report::build(web, crate::RunInfo::default()),
@@ -700,4 +706,58 @@ fn answers_read_through_a_connector_in_the_page_score_as_the_command_line_scores
         serde_json::to_value(&web).unwrap(),
         serde_json::to_value(&cli).unwrap()
     );
+}
+
+#[test]
+fn a_report_states_a_mapping_of_its_own_without_header_values_and_keeps_it_when_reread() {
+    // A mapping of the user's own, with a secret header, used in the page: its answers carry
+    // the mapping's record as `read_through`, and the report states it as a capture records it.
+    let c = Connector::from_value(&json!({"name": "mine", "request": {
+        "url": "{{base_url}}/invoke", "headers": {"Authorization": "Bearer {{env.TOKEN}}"},
+        "body": {"input": "{{question}}"}},
+        "response": {"hits": "/output", "page_start": "/metadata/page", "numbering": "0"}}))
+    .unwrap();
+    let r = Reader::new(&c, None).unwrap();
+    let d = dataset();
+    let page: Vec<String> = [("Which figure shows A?", 331), ("Which figure shows B?", 0)]
+        .iter()
+        .map(|(q, page0)| {
+            let line: serde_json::Value =
+                serde_json::from_str(&langserve_line(q, *page0, "null")).unwrap();
+            let read = r.read_answer(&line["response"].to_string(), false).unwrap();
+            format!(
+                r#"{{"question":{q:?},"response":{}}}"#,
+                read.ragweld_body(&c.record()).unwrap()
+            )
+        })
+        .collect();
+    let s = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &page.join("\n"))
+        .pairing
+        .finish(false)
+        .unwrap();
+    let report = crate::Report::build(s, crate::RunInfo::default());
+    let text = report.to_json_pretty();
+    let stated: serde_json::Value =
+        serde_json::from_str(report.run.connector.as_deref().unwrap()).unwrap();
+    assert_eq!(stated, c.record(), "the mapping, as a capture records it");
+    assert_eq!(
+        stated["request"]["headers"]["Authorization"], "[redacted]",
+        "{text}"
+    );
+    assert!(
+        !text.contains("TOKEN"),
+        "no header value nor its variable: {text}"
+    );
+    let reread = crate::Report::parse(&text).unwrap();
+    assert_eq!(reread.run.connector, report.run.connector);
+    // The default connector's report has no `connector` at all.
+    let ragweld = r#"{"question":"Which figure shows A?","response":{"matches":[{"chunk_id":"a","provenance":{"page_start":332}}]}}"#;
+    let plain = crate::Report::build(
+        CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), ragweld)
+            .pairing
+            .finish(true)
+            .unwrap(),
+        crate::RunInfo::default(),
+    );
+    assert!(!plain.to_json_pretty().contains("\"connector\""));
 }
