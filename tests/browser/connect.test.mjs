@@ -2,8 +2,9 @@
 // LangServe and Hayhooks servers (BM25 retrievers over the Octave manual, from PyPI): the connector
 // dialog's Try one question shows what `figeval probe` prints, a live run through either preset
 // shows the numbers `figeval run --connector` prints, its capture scores to the same report with
-// the CLI, a deployment that does not answer the page gets a message naming the header it must
-// send, and a header value typed into the page is written nowhere.
+// the CLI, a mapping that reads printed page labels reads them from the PDF open in the page, a
+// deployment that does not answer the page gets a message naming the header it must send, and a
+// header value typed into the page is written nowhere.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, langServeMissing, appHarness, openApp, loadBundled, setField,
   readGroupTable, assertTableMatchesReport, figeval, figevalReport, startLangServe, startHayhooks, scratch,
-  showView, linkReport,
+  showView, linkReport, OCTAVE_PDF,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || langServeMissing() || false;
@@ -122,6 +123,52 @@ test('a live run through the Hayhooks preset shows what figeval run --connector 
   }
 });
 
+test('a mapping that reads printed page labels reads them from the PDF open in the page, as figeval run --pdf does', { skip, timeout: 600_000 }, async () => {
+  const served = await langServe();
+  const page = await openConnector(served.url);
+  // LangServe's `page_label` is the printed page number ("316" on physical page 332).
+  const mapping = JSON.parse(await page.locator('[data-testid=connect-mapping]').inputValue());
+  mapping.name = 'langserve-labels';
+  mapping.response.page_start = '/metadata/page_label';
+  mapping.response.numbering = 'label';
+  const text = JSON.stringify(mapping, null, 2);
+  await setField(page, 'connect-mapping', text);
+  // Without a PDF open there are no labels to read: refused, with the reason and the way out.
+  await page.click('[data-testid=connect-use]');
+  const refused = await page.locator('[data-testid=connect-note]').textContent();
+  assert.match(refused, /reads printed page labels .*\(open it in the Document view/, refused);
+  assert.ok(await page.locator('[data-testid=connect-status]').isHidden(), 'not in use');
+  await page.click('[data-testid=connect-close]');
+
+  await showView(page, 'document');
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+  await showView(page, 'workbench');
+  await page.click('[data-testid=connect-open]');
+  await page.waitForSelector('[data-testid=connect-dialog][open] [data-testid=connect-mapping]');
+  await setField(page, 'connect-mapping', text);
+  await useIt(page);
+  assert.match(await page.locator('[data-testid=connect-status]').textContent(), /"langserve-labels"/);
+
+  const file = tmp.file('langserve-labels.json', text);
+  const cli = await figevalReport(['run', '--connector', file, '--pdf', OCTAVE_PDF, '--base-url', served.url, '--dataset', OCTAVE_DATASET]);
+  const preset = await figevalReport(['run', '--connector', 'langserve', '--base-url', served.url, '--dataset', OCTAVE_DATASET]);
+  await page.click('[data-testid=run-live]');
+  assertTableMatchesReport(assert, await readGroupTable(page), cli);
+  const report = JSON.parse(await download(page, 'download-report'));
+  assert.deepEqual(report.per_item, cli.per_item, 'the page reads the labels as figeval run --pdf reads them');
+  assert.equal(report.hits_without_page, cli.hits_without_page);
+  // Every label of this PDF is a page's: the labels give the pages the 0-based numbers give.
+  assert.equal(report.page_hit_at_3, preset.page_hit_at_3, 'labels mapped to physical pages');
+  assert.ok(report.page_hit_at_3 > 0.5, `${report.page_hit_at_3}`);
+  const stated = JSON.parse(report.run.connector);
+  assert.equal(stated.name, 'langserve-labels');
+  assert.equal(stated.response.numbering, 'label');
+  assert.deepEqual(stated, JSON.parse(cli.run.connector), 'the page and the CLI record the same mapping');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a deployment that does not answer the page is named with the header it must send', { skip, timeout: 600_000 }, async () => {
   const closed = await startLangServe(); // no CORS: it answers, but not to this page
   try {
@@ -168,6 +215,10 @@ test('a header value typed into the page is sent, and written nowhere', { skip, 
     await page.locator('body').innerText(),
   ];
   for (const text of written) assert.ok(!text.includes(TOKEN), `the token is not in: ${text.slice(0, 200)}`);
+  // The report names the mapping, its header without its value.
+  const stated = JSON.parse(JSON.parse(written[0]).run.connector);
+  assert.equal(stated.name, 'guarded-langserve');
+  assert.deepEqual(stated.request.headers, { Authorization: '[redacted]' });
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
