@@ -3,16 +3,16 @@
 // text layer) opened in the page. Its pages are read by tesseract.js in a worker, from files
 // the page serves itself, under the page's CSP; the caption list equals `figeval captions` on
 // the same file, each caption marked as read by OCR. A PDF with a text layer loads none of the
-// OCR files. Prints pages per second through tesseract.js in the page against native tesseract
-// on the same pages, one process, the same resolution (BENCHMARKS.md, "OCR in the page"): a
-// figure, not an assertion.
+// OCR files, and the pages a dataset expects are read first. Prints pages per second through
+// tesseract.js in the page against native tesseract on the same pages, one process, the same
+// resolution (BENCHMARKS.md, "OCR in the page"): a figure, not an assertion.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { missing, appHarness, openApp, showDocument, scratch, figeval, OCTAVE_PDF } from './support.mjs';
+import { missing, appHarness, openApp, showDocument, showView, setField, scratch, figeval, OCTAVE_PDF } from './support.mjs';
 
 const tools = ['pdftoppm', 'img2pdf', 'tesseract'].filter((t) => spawnSync('which', [t]).status !== 0);
 const skip = missing({ figeval: true, manual: true }) || (tools.length ? `not installed: ${tools.join(', ')}` : false);
@@ -162,6 +162,38 @@ test('Stop OCR ends the reading after the page under way, and the caption list n
   const note = listed.match(new RegExp(`\\(${read} of ${pages} pages read by OCR; ${notRead} ${notRead === 1 ? 'page' : 'pages'} could not be read \\(([\\d,]+)\\)\\)`));
   assert.ok(note, listed);
   assert.equal(note[1].split(',').length, notRead, listed);
+  assert.deepEqual(page.problems, [], 'no console error or page error');
+  await page.context().close();
+});
+
+test('the pages the dataset expects are read by OCR before the others', { skip }, async () => {
+  const { pdf } = excerpt();
+  const pages = LAST - FIRST + 1;
+  const expected = 5; // page 336 of the manual: read fifth in page order
+  const page = await openApp(h.browser, h.site.url);
+  await showView(page, 'workbench');
+  await setField(page, 'dataset-input', JSON.stringify({
+    corpus_id: 'octave-excerpt',
+    items: [{ question: 'Which page of the excerpt is this?', figure_ref: 'p. 336', kind: 'locate', expected_pages: [expected] }],
+  }));
+  await showDocument(page);
+  await page.setInputFiles('[data-testid=pdf-input]', pdf);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+  await page.click('[data-testid=doc-view-captions]');
+  // Stop as soon as one page is read: read in page order, page 5 would still be waiting.
+  await page.waitForFunction(async () => (await globalThis.figevalRenderer()).counters().ocrPages >= 1, null, { timeout: 120_000, polling: 100 });
+  await page.click('[data-testid=ocr-cancel]');
+  await page.waitForSelector('[data-testid=ocr-status][data-running=false]', { timeout: 120_000 });
+  await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 60_000 });
+  const listed = await page.textContent('[data-testid=caption-list] [role=status]');
+  const note = listed.match(new RegExp(`\\((\\d+) of ${pages} pages read by OCR; \\d+ pages? could not be read \\(([\\d,]+)\\)\\)`));
+  assert.ok(note, listed);
+  const read = Number(note[1]);
+  const notRead = note[2].split(',').map(Number);
+  assert.ok(read >= 1 && read < expected, `stopped before page order would reach page ${expected}: ${listed}`);
+  assert.ok(!notRead.includes(expected), `the expected page was read first: ${listed}`);
+  assert.deepEqual(notRead, Array.from({ length: pages }, (_, i) => i + 1).filter((p) => p !== expected).slice(read - 1),
+    `then the others in page order: ${listed}`);
   assert.deepEqual(page.problems, [], 'no console error or page error');
   await page.context().close();
 });
