@@ -60,7 +60,8 @@ test('the compare view\'s first line is the finding figeval compare prints first
   assert.match(await page.locator('[data-testid=changed-questions] h2').textContent(), new RegExp(`^Questions that changed: ${moved.size}$`));
   const first = page.locator('[data-testid=changed-question]').first();
   const q = await first.getAttribute('data-question');
-  const gainedOn = overall.metrics.filter((m) => m.gained.includes(q)).map((m) => `+ gained ${m.metric}`);
+  const LABEL = { page_hit_at_3: 'page hit @3', precise_page_hit_at_3: 'precise @3', figure_chunk_at_3: 'figure chunk @3', page_hit_at_5: 'page hit @5' };
+  const gainedOn = overall.metrics.filter((m) => m.gained.includes(q)).map((m) => `+ gained ${LABEL[m.metric]}`);
   assert.deepEqual(await first.locator('summary .pip').allTextContents(), gainedOn, 'every metric it moved on, in one row');
   await first.locator('summary').click();
   const sides = first.locator('[data-testid=side-by-side] .side');

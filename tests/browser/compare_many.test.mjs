@@ -250,6 +250,11 @@ test('the compare view takes N reports: the core\'s matrix, reordered, a new bas
     (tds) => tds.map((td) => td.classList.contains('gained-cell')));
   assert.deepEqual(marked, first.json.rows.flatMap((r) => r.cells.filter((_, i) => first.json.columns[i].scope === 'overall').map((c) => c.delta > 0)));
   assert.ok(marked.some(Boolean), 'the run with fewer misses gained somewhere');
+  // A cell is its rate on one line and its change on the next, never wrapped further.
+  const wrapped = await page.$$eval('[data-testid=matrix-row] td .rate, [data-testid=matrix-row] td .change', (spans) => spans
+    .filter((s) => { const r = document.createRange(); r.selectNodeContents(s); return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1; })
+    .map((s) => s.textContent));
+  assert.deepEqual(wrapped, [], 'no rate or change wraps');
   assert.deepEqual(await axeViolations(page).then(countByRule), {}, 'axe on the matrix view');
 
   // Every question any run gained or lost, on any metric, is listed once; it opens to one ranked

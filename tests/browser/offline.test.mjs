@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import {
   OCTAVE_DATASET, missing, appHarness, openApp, loadBundled, setField, readGroupTable,
   assertTableMatchesReport, figevalReport, figeval, scratch, variedBodies, rateText, signed,
-  deltaIntervalText, intervalData, intervalText, fixed, searchBody,
+  deltaIntervalText, intervalData, intervalText, fixed, searchBody, showView,
 } from './support.mjs';
 
 const skip = missing({ figeval: true }) || false;
@@ -64,6 +64,49 @@ for (const [form, render] of Object.entries(forms)) {
     await page.context().close();
   });
 }
+
+/**
+ * The form of a p-value's text (`render::p_value`): `0.50`, `0.062`, `0.0020`, `6.0e-8`, `0`, and
+ * `1` for a p that rounds to 1 (never `1.00`).
+ */
+const pForm = (p) => (p >= 0.995 ? /^1$/ : p === 0 ? /^0$/ : p < 0.001 ? /^\d\.\de-\d+$/
+  : p >= 0.0995 ? /^0\.\d\d$/ : p >= 0.00995 ? /^0\.0\d\d$/ : /^0\.00\d\d$/);
+
+/** The headline's words and font, the report's `run` fact, and any "(s)" plural on every view. */
+async function wording(page) {
+  await page.waitForSelector('[data-testid=group-table]');
+  await showView(page, 'report');
+  const headline = await page.locator('[data-testid=headline] .headline-label').evaluate((e) => [e.textContent, getComputedStyle(e).fontFamily]);
+  const run = await page.locator('[data-testid=report-facts] .fact').evaluateAll((fs) => fs
+    .map((f) => [f.querySelector('dt').textContent, f.querySelector('dd').textContent]).find(([k]) => k === 'run')?.[1]);
+  const plurals = [];
+  for (const view of ['report', 'workbench', 'compare', 'document']) {
+    await showView(page, view);
+    plurals.push(...(await page.locator('body').innerText()).match(/\S*[A-Za-z]\((s|es)\)\S*/g) ?? []);
+  }
+  return { headline, run, plurals };
+}
+
+test('the headline reads in words, a capture or a link states no run time, and no view writes "(s)"', { skip }, async () => {
+  const page = await scoreInPage(forms['bare bodies, one per line'](bodies()));
+  const scored = await wording(page);
+  assert.equal(scored.headline[0], 'page hit @3 (overall)', 'the headline names its metric in words');
+  assert.doesNotMatch(scored.headline[1], /mono/i, `not a monospace key: ${scored.headline[1]}`);
+  assert.ok(scored.run, 'the report states how it was made');
+  assert.doesNotMatch(scored.run, /\d s\b/, `a scored capture has no run time of its own: ${scored.run}`);
+  assert.deepEqual(scored.plurals, [], 'no "(s)" plural on any view');
+  // The same report from its share link.
+  await showView(page, 'report');
+  const link = await page.locator('[data-testid=share-link]').inputValue();
+  const other = await openApp(h.browser, link);
+  const linked = await wording(other);
+  assert.equal(linked.headline[0], 'page hit @3 (overall)');
+  assert.doesNotMatch(linked.run, /\d s\b/, `a link has no run time: ${linked.run}`);
+  assert.deepEqual(linked.plurals, []);
+  assert.deepEqual(other.problems, []);
+  await other.context().close();
+  await page.context().close();
+});
 
 test('allow missing scores the rest, like figeval score --allow-missing', { skip }, async () => {
   const text = forms['bare bodies, one per line'](bodies().slice(3));
@@ -214,6 +257,9 @@ test('compare shows the rates with their intervals, the deltas with their paired
       assert.equal(cells[4][0], m.gained.length ? `+${m.gained.length}` : '0', `${what} gained`);
       assert.equal(cells[5][0], m.lost.length ? `−${m.lost.length}` : '0', `${what} lost`);
       assert.equal(Number(cells[6][0]).toFixed(4), m.p_value.toFixed(4), `${what} p`);
+      // One form at every size, as the matrix and the finding write it: two significant figures.
+      assert.match(cells[6][0], pForm(m.p_value), `${what} p`);
+      assert.ok(Math.abs(Number(cells[6][0]) - m.p_value) <= 0.05 * m.p_value, `${what} p ${cells[6][0]} ~ ${m.p_value}`);
     }
     const mrr = await row('page_mrr');
     const value = (x, ci) => [ci ? `${fixed(x, 4)} (95% CI ${intervalText(ci)})` : fixed(x, 4), data(ci)];

@@ -40,7 +40,11 @@ test('the ranking metrics below the comparison are the rows figeval compare prin
     scope: tr.dataset.scope,
     metric: tr.dataset.metric,
     cells: [...tr.querySelectorAll('td[data-cell]')].map((td) => td.textContent),
+    named: tr.querySelector('td:not([data-cell])').innerText.replace(/\s+/g, ' '),
   })));
+  // Each metric is named as every table names it: its label over its report key.
+  const LABEL = { ndcg_at_5: 'nDCG@5', ndcg_at_10: 'nDCG@10', recall_at_5: 'recall@5', recall_at_10: 'recall@10' };
+  for (const row of rows) assert.equal(row.named, `${LABEL[row.metric]} ${row.metric}`, `${row.scope} ${row.metric}`);
   const groups = Object.keys(reports.page.report.by_group);
   assert.equal(rows.length, 4 * (1 + groups.length), 'four metrics in each scope');
   // The CLI's text: one section per scope, one line per ranking metric holding its four cells.
@@ -79,6 +83,9 @@ test('the items × runs table shows each run\'s hits, and filters and sorts them
   const expected = (metric) => a.map((rec, i) => ({ question: rec.question, cells: [cell(rec, metric), cell(b[i], metric)] }));
   assert.deepEqual(b.map((r) => r.question), a.map((r) => r.question), 'the same questions in the same order');
   assert.deepEqual(await read(), expected('page_hit_at_3'), 'every question, in dataset order');
+  // The metric picker names the metrics as the report's item filter does.
+  assert.deepEqual(await page.locator('[data-testid=runs-metric] option').allTextContents(),
+    ['page hit @3', 'page hit @5', 'precise @3', 'figure chunk @3']);
 
   await page.selectOption('[data-testid=runs-metric]', 'figure_chunk_at_3');
   assert.deepEqual(await read(), expected('figure_chunk_at_3'));

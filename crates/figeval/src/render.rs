@@ -32,6 +32,17 @@ pub fn metric_label(m: Metric) -> &'static str {
     }
 }
 
+/// A ranking metric's short label, shown over its report key wherever a table names it:
+/// `nDCG@5`, `nDCG@10`, `recall@5`, `recall@10`.
+pub fn ranking_label(m: Ranking) -> &'static str {
+    match m {
+        Ranking::NdcgAt5 => "nDCG@5",
+        Ranking::NdcgAt10 => "nDCG@10",
+        Ranking::RecallAt5 => "recall@5",
+        Ranking::RecallAt10 => "recall@10",
+    }
+}
+
 /// A count of moved questions with its direction sign (`+3`, `−2`), and a bare `0` for none.
 pub fn count_with_sign(n: usize, sign: char) -> String {
     if n == 0 {
@@ -56,19 +67,21 @@ fn signed_to(x: f64, places: usize) -> String {
 }
 
 /// A p-value in one form at every size: two significant figures (`0.50`, `0.062`, `0.0020`),
-/// with a power of ten below 0.001 (`6.0e-8`); `1` and `0` as they are. Rounded half to even
-/// (`0.0625` is `0.062`).
+/// with a power of ten below 0.001 (`6.0e-8`); `1` and `0` as they are, and so is a p that
+/// rounds to 1 (an exact test's `0.99999…` is `1`, never `1.00`). Rounded half to even
+/// (`0.0625` is `0.062`); a p that rounds up to the next power of ten keeps two figures
+/// (`0.0996` is `0.10`).
 pub fn p_value(p: f64) -> String {
-    if p >= 1.0 {
+    if p >= 0.995 {
         "1".into()
     } else if p == 0.0 {
         "0".into()
     } else if p < 0.001 {
         decimal::scientific(p, 1)
     } else {
-        let places = if p >= 0.1 {
+        let places = if p >= 0.0995 {
             2
-        } else if p >= 0.01 {
+        } else if p >= 0.00995 {
             3
         } else {
             4
@@ -1038,7 +1051,12 @@ mod tests {
     fn p_values_have_two_significant_figures_at_every_size() {
         let cases = [
             (1.0, "1"),
+            (0.9999999999999998, "1"),
+            (0.996, "1"),
+            (0.994, "0.99"),
             (0.5, "0.50"),
+            (0.0996, "0.10"),
+            (0.00996, "0.010"),
             (0.146, "0.15"),
             (0.1, "0.10"),
             (0.0625, "0.062"),

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use figeval::matrix::{compare_many, Matrix};
-use figeval::{Group, Metric, Scope};
+use figeval::{render, Group, Metric, Scope};
 use figeval_web_common::table_scroll::table_scroll;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
@@ -118,7 +118,7 @@ pub fn more() -> Html {
             <div class="row wrap runs-controls">
                 <label>{ "Metric " }
                     <select data-testid="runs-metric" onchange={on_select(move |v| if let Some(x) = Metric::from_name(&v) { m.set(x) })}>
-                        { for Metric::ALL.iter().map(|x| html! { <option value={x.name()} selected={*metric == *x}>{ x.name() }</option> }) }
+                        { for Metric::ALL.iter().map(|x| html! { <option value={x.name()} selected={*metric == *x}>{ render::metric_label(*x) }</option> }) }
                     </select>
                 </label>
                 <label>{ "Group " }
@@ -146,7 +146,7 @@ pub fn more() -> Html {
             { ranking_card(runs) }
             <section class="card" aria-labelledby="runs-items-h" data-testid="runs-items">
                 <h2 id="runs-items-h">{ "Items × runs" }</h2>
-                <p class="muted small">{ format!("Each question in each run: a hit or a miss on {}, and the rank of its first match on an expected page.", metric.name()) }</p>
+                <p class="muted small">{ format!("Each question in each run: a hit or a miss on {}, and the rank of its first match on an expected page.", render::metric_label(*metric)) }</p>
                 { controls }
                 <p class="small" data-testid="runs-count">{ format!("{} of the questions", rows.len()) }</p>
                 { table_scroll("Items × runs, the table", html! {
@@ -198,7 +198,7 @@ fn ranking_card(runs: &Runs) -> Html {
                         { for state::ranking_rows(runs).into_iter().flat_map(|(scope, rows)| rows.into_iter().map(move |r| html! {
                             <tr data-testid="runs-ranking-row" data-scope={scope_name(scope)} data-metric={r.metric.name()}>
                                 <th scope="row">{ scope_name(scope) }</th>
-                                <td>{ r.metric.name() }</td>
+                                <td>{ render::ranking_label(r.metric) }<br /><code>{ r.metric.name() }</code></td>
                                 { for r.values.iter().map(|v| html! { <td data-cell="value">{ v.clone() }</td> }) }
                                 { for r.changes.iter().zip(&r.fell).map(|((d, ci), fell)| html! {
                                     <td data-cell="change" class={classes!(fell.then_some("fell"))}>{ format!("{d} ({ci})") }</td>

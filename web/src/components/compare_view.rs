@@ -203,7 +203,7 @@ fn movers_card(list: &[OpenReport], movers: &[Mover]) -> Html {
             let run = if many { format!("{}: ", list[mv.run + 1].name) } else { String::new() };
             html! {
                 <span class={classes!("pip", if mv.gained { "hit" } else { "miss" })}>
-                    { format!("{run}{} {}", if mv.gained { "+ gained" } else { "− lost" }, mv.metric) }</span>
+                    { format!("{run}{} {}", if mv.gained { "+ gained" } else { "− lost" }, render::metric_label(mv.metric)) }</span>
             }
         });
         html! {

@@ -35,7 +35,7 @@ pub fn metric_question(m: Metric) -> &'static str {
     }
 }
 
-pub use figeval::render::metric_label;
+pub use figeval::render::{metric_label, ranking_label};
 
 /// A metric's name as it is read aloud ("page hit at 3"), for cells' and charts' text
 /// alternatives.
@@ -162,16 +162,6 @@ pub fn group_table(props: &GroupTableProps) -> Html {
             </table>
     };
     table_scroll("per-group rates", table)
-}
-
-/// A ranking metric's short label, over its report key in the header.
-pub fn ranking_label(m: Ranking) -> &'static str {
-    match m {
-        Ranking::NdcgAt5 => "nDCG@5",
-        Ranking::NdcgAt10 => "nDCG@10",
-        Ranking::RecallAt5 => "recall@5",
-        Ranking::RecallAt10 => "recall@10",
-    }
 }
 
 fn ranking_row(name: &str, s: &Summary) -> Html {
