@@ -82,13 +82,19 @@ try {
     const item = page.locator('[data-testid=changed-question]').first();
     await item.locator('summary').click();
     await item.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => {
-      // The thumbnails in the window (those below it are drawn when scrolled to).
-      const imgs = [...document.querySelectorAll('[data-testid=changed-question][open] img[data-thumb]')]
-        .filter((i) => i.getBoundingClientRect().top < innerHeight);
-      return imgs.length > 0 && imgs.every((i) => i.dataset.rendered === i.dataset.thumb);
-    }, null, { timeout: 60_000 });
-    await shoot(page, '[data-testid=changed-question][open]', `compare-item-${width}.png`, width >= 1280 ? 1000 : 2400);
+    // Thumbnails are drawn as they are scrolled to: scroll through the picture's height, a
+    // window at a time, and wait at each step for the thumbnails in view.
+    const height = width >= 1280 ? 1000 : 2400;
+    const top = await item.evaluate((e) => e.getBoundingClientRect().top + scrollY);
+    for (let y = top; y < top + height; y += 800) {
+      await page.evaluate((to) => scrollTo(0, to), y);
+      await page.waitForFunction(() => {
+        const imgs = [...document.querySelectorAll('[data-testid=changed-question][open] img[data-thumb]')]
+          .filter((i) => { const r = i.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+        return imgs.every((i) => i.dataset.rendered === i.dataset.thumb);
+      }, null, { timeout: 60_000 });
+    }
+    await shoot(page, '[data-testid=changed-question][open]', `compare-item-${width}.png`, height);
     await context.close();
   }
 } finally {
