@@ -143,7 +143,8 @@ function thumb(page, more, expected, why) {
 
 /** Adds the thumbnails to one ranked window (once; again when the app changes it). */
 function decorate(win) {
-  if (!doc) return;
+  // A window of several files (contract §1.5): the open PDF is only one of them.
+  if (!doc || win.dataset.files) return;
   const expected = pagesOf(win.dataset.expected);
   if (win.dataset.thumbsFor !== win.dataset.expected) {
     win.querySelector(':scope > .expected-thumbs')?.remove();

@@ -50,10 +50,14 @@ pub struct Announced {
 }
 
 /// The hits [`Announced::hits`] lists: each record's ranked-window rows with the start of what
-/// the match said.
+/// the match said. None of an item of several files (contract §1.5): the open PDF is one file,
+/// and a hit of another would be checked against the wrong pages.
 fn hits_of(report: &Report, said: &[Vec<figeval::snippet::Snippet>]) -> String {
     let mut hits = Vec::new();
     for (record, snippets) in report.per_item.iter().zip(said) {
+        if !record.expected_locations.is_empty() {
+            continue;
+        }
         for (row, snippet) in record.top.iter().zip(snippets) {
             if let (Some(start), Some(end), Some((content, cut))) =
                 (row.page_start, row.page_end, &snippet.content)
@@ -102,7 +106,7 @@ pub fn dataset_of(report: &Report) -> Dataset {
                     .iter()
                     .filter_map(|&p| Page::new(i64::from(p)))
                     .collect(),
-                expected_locations: Vec::new(),
+                expected_locations: r.expected_locations.clone(),
                 figure_ref: r.figure_ref.clone(),
                 kind: r.kind,
                 tags: r.tags.clone(),

@@ -135,6 +135,11 @@ pub fn ground_panel() -> Html {
             ),
             html! {},
         ),
+        (Texts::Ready(_), DatasetIn::SeveralFiles, None) => (
+            "several-files",
+            "The dataset is of several files (expected_locations): this page checks a dataset of one PDF against the PDF open. Check each file with figeval ground --dataset DATASET --pdf FILE --pdf FILE….".to_string(),
+            html! {},
+        ),
         (Texts::Ready(p), _, None) => (
             "no-dataset",
             format!("No dataset loaded: load one in Run & score and it is checked against these {} pages.", p.texts.len()),

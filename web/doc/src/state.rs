@@ -166,6 +166,9 @@ pub enum DatasetIn {
     Valid(Shared<Dataset>),
     /// The announced text did not parse: `Dataset::parse`'s errors.
     Invalid(Rc<Vec<String>>),
+    /// A dataset of several files (`expected_locations`, contract §1.5): its pages are pages of
+    /// several PDFs, and the page checks a dataset against the one PDF open.
+    SeveralFiles,
 }
 
 impl DatasetIn {
@@ -175,6 +178,9 @@ impl DatasetIn {
             return DatasetIn::None;
         }
         match Dataset::parse(text) {
+            Ok(d) if d.items.iter().any(|i| !i.expected_locations.is_empty()) => {
+                DatasetIn::SeveralFiles
+            }
             Ok(d) => DatasetIn::Valid(Shared::new(d)),
             Err(e) => DatasetIn::Invalid(Rc::new(e.0.iter().map(ToString::to_string).collect())),
         }
@@ -682,6 +688,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // A dataset of several files is read, and is not one this page checks against its PDF.
+        let s = s.apply(Action::Dataset(Announced::text(
+            r#"{"corpus_id": "c", "items": [{"question": "Which sheet?", "figure_ref": "A-101", "kind": "locate",
+                "expected_locations": [{"path": "A-101.pdf", "unit": "page", "start": 1, "end": 1}]}]}"#,
+        )));
+        assert_eq!(s.doc.dataset, DatasetIn::SeveralFiles);
         let s = s.apply(Action::Dataset(Announced::default()));
         assert_eq!(s.doc.dataset, DatasetIn::None);
     }

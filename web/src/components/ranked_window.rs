@@ -95,8 +95,21 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
     let report = &props.report;
     let rec = &report.per_item[props.index];
     let config = report.score_config();
+    // A corpus of several files (contract §1.5): the item's pages are its locations' pages in
+    // the match's own file, marked only on a match that covers one.
+    let locs = &rec.expected_locations;
     let rows = rec.top.iter().map(|row| {
         let pages = match (row.page_start, row.page_end) {
+            (Some(s), Some(e)) if !locs.is_empty() => {
+                let last = e.min(s.saturating_add(MAX_CHIPS));
+                let file = row.file_path.as_deref().unwrap_or_default();
+                let marked: Vec<u32> = locs
+                    .iter()
+                    .filter(|l| row.on_expected_page && figeval::files::same_file(file, &l.path))
+                    .flat_map(|l| l.start.get().max(s)..=l.end.get().min(last))
+                    .collect();
+                chips(s, e, &marked)
+            }
             (Some(s), Some(e)) => chips(s, e, &rec.expected_pages),
             _ => html! { <span class="muted">{ "cites no page" }</span> },
         };
@@ -113,13 +126,16 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
                 data-testid="window-row" data-rank={row.rank.to_string()}>
                 <td class="num">{ row.rank }</td>
-                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.to_string() } }</code></td>
+                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.to_string() } }</code>
+                    if let Some(f) = &row.file_path { <br /><span class="muted small" data-testid="match-file">{ f.to_string() }</span> }</td>
                 <td class="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
                 <td>{ span }</td>
                 <td>{ kind }</td>
                 <td data-testid="on-expected" data-on={row.on_expected_page.to_string()}>
                     if row.on_expected_page {
                         <span class="badge hit">{ "✓ expected page" }</span>
+                    } else if row.wrong_file {
+                        <span class="badge miss-soft" data-testid="wrong-file">{ "✗ right page, wrong file" }</span>
                     } else {
                         <span class="badge miss-soft">{ "✗ off page" }</span>
                     }
@@ -130,12 +146,17 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
         }
     });
     html! {
-        <div class="window" data-testid="ranked-window" data-expected={format::pages(&rec.expected_pages)}>
+        // The open PDF is one file: a window of several files has no thumbnails (`data-files`).
+        <div class="window" data-testid="ranked-window" data-expected={format::pages(&rec.expected_pages)}
+             data-files={(!locs.is_empty()).then_some("true")}>
             <p class="muted small">
                 { format!("{} returned; {} recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
                     format::counted(rec.matches_returned as usize, "match", "matches"),
                     if rec.top.len() == 1 { "the top one is".to_string() } else { format!("the top {} are", rec.top.len()) },
-                    format::pages(&rec.expected_pages)) }
+                    if locs.is_empty() { format::pages(&rec.expected_pages) } else {
+                        locs.iter().map(|l| format!("{} {}", l.path, format::cited(Some(l.start.get()), Some(l.end.get()))))
+                            .collect::<Vec<_>>().join("; ")
+                    }) }
             </p>
             if props.said.is_none() && !rec.top.is_empty() {
                 <p class="muted small" data-testid="no-snippets">

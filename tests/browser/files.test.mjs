@@ -1,0 +1,93 @@
+// A corpus of several files in the page (contract §1.5): a dataset whose items give
+// `expected_locations` loads, a capture of matches with `file_path` scores to the report
+// `figeval score` writes, a match on an expected page of another file is a miss that its
+// ranked window calls "right page, wrong file", and the CLI's report of such a dataset opens
+// as it was written. A window of several files draws no thumbnails from the one PDF open.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  REPO, OCTAVE_PDF, missing, appHarness, openApp, setField, readGroupTable, assertTableMatchesReport,
+  figevalReport, scratch, showView,
+} from './support.mjs';
+
+const skip = missing({ figeval: true, manual: true }) || false;
+const h = appHarness(skip);
+const DATASET = path.join(REPO, 'tests/fixtures/two-files.json');
+let tmp;
+before(() => { if (!skip) tmp = scratch(); });
+after(() => tmp?.remove());
+
+const hit = (file, page, id = `${file ?? 'nofile'}:${page}`) => ({
+  chunk_id: id, ...(file ? { file_path: file } : {}), provenance: { page_start: page, page_end: page },
+  content: `The figure on page ${page} of ${file ?? 'a file not named'} draws its data as a line plot.`,
+});
+
+/** One answer a question of tests/fixtures/two-files.json: hits, misses and wrong files. */
+function capture() {
+  const items = JSON.parse(readFileSync(DATASET, 'utf8')).items;
+  const matches = [
+    // part1.pdf p. 3: first the right page of the wrong file, then the right one (rank 2).
+    [hit('part2.pdf', 3), hit('corpus/manual/part1.pdf', 3)],
+    // manual/part2.pdf p. 3: a shorter path of the same file.
+    [hit('part2.pdf', 3)],
+    // part1.pdf p. 24: the page before, then p. 24 of a file whose name only ends the same.
+    [hit('part1.pdf', 23), hit('notpart1.pdf', 24)],
+    // part2.pdf p. 14: a match that names no file.
+    [hit(null, 14), hit('part1.pdf', 14)],
+  ];
+  return items.map((it, i) => JSON.stringify({ query: it.question, matches: matches[i] })).join('\n') + '\n';
+}
+
+test('a dataset of several files scores in the page as figeval score scores it, naming the wrong files', { skip, timeout: 120_000 }, async () => {
+  const text = capture();
+  const file = tmp.file('two-files.jsonl', text);
+  const out = path.join(tmp.dir, 'two-files-report.json');
+  const cli = await figevalReport(['score', '--responses', file, '--dataset', DATASET, '--out', out]);
+  assert.equal(cli.page_hit_at_3, 0.5, 'two of the four items find their file\'s page');
+
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
+  await showView(page, 'workbench');
+  await setField(page, 'dataset-input', readFileSync(DATASET, 'utf8'));
+  await setField(page, 'responses-input', text);
+  await page.click('[data-testid=score-offline]');
+  assertTableMatchesReport(assert, await readGroupTable(page), cli);
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-report]')]);
+  const report = JSON.parse(readFileSync(await d.path(), 'utf8'));
+  assert.deepEqual(report.per_item, cli.per_item, 'the page\'s records are the CLI\'s, files and wrong files included');
+
+  // The first item's window: its location, each match's file, and the wrong file named.
+  await page.locator('[data-testid=item-toggle]').first().click();
+  const win = page.locator('[data-testid=ranked-window]').first();
+  assert.match(await win.locator('p').first().textContent(), /Expected: part1\.pdf p\. 3\./);
+  assert.deepEqual(await win.locator('[data-testid=match-file]').allTextContents(), ['part2.pdf', 'corpus/manual/part1.pdf']);
+  assert.deepEqual(await win.locator('[data-testid=on-expected]').allTextContents(), ['✗ right page, wrong file', '✓ expected page']);
+  assert.deepEqual(cli.per_item[0].top.map((t) => [t.wrong_file ?? false, t.on_expected_page]), [[true, false], [false, true]]);
+
+  // The PDF open is one of the files: the window draws no thumbnail from it.
+  await showView(page, 'document');
+  await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+  // The dataset check checks a dataset of one PDF: it says so, and how to check this one.
+  await page.waitForSelector('[data-testid=ground-panel][data-status=several-files]', { timeout: 60_000 });
+  assert.match(await page.locator('[data-testid=ground-status]').textContent(), /^The dataset is of several files \(expected_locations\)/);
+  // Nor is the report audited against it (figeval score --pdf A --pdf B audits each file in its own).
+  assert.equal(await page.locator('[data-testid=provenance-panel]').count(), 0, 'no provenance audit against one of the files');
+  await showView(page, 'report');
+  await page.waitForTimeout(500);
+  assert.equal(await win.locator('[data-testid=page-thumb]').count(), 0, 'no thumbnail of another file');
+
+  // The CLI's report file opens with the same records.
+  const other = await openApp(h.browser, h.site.url);
+  await other.setInputFiles('[data-testid=report-input]', out);
+  assertTableMatchesReport(assert, await readGroupTable(other), cli);
+  await other.locator('[data-testid=item-toggle]').nth(2).click();
+  const third = other.locator('[data-testid=ranked-window]').first();
+  assert.deepEqual(await third.locator('[data-testid=on-expected]').allTextContents(), ['✗ off page', '✗ right page, wrong file']);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(other.problems, []);
+  await other.context().close();
+  await page.context().close();
+});
