@@ -2,18 +2,20 @@
 // `expected_locations` loads, a capture of matches with `file_path` scores to the report
 // `figeval score` writes, a match on an expected page of another file is a miss that its
 // ranked window calls "right page, wrong file", and the CLI's report of such a dataset opens
-// as it was written. A window of several files draws no thumbnails from the one PDF open.
+// as it was written. A window of several files draws no thumbnails from the one PDF open. A
+// live run against refsearch serving two PDFs cut from the manual gives `figeval run`'s report.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
   REPO, OCTAVE_PDF, missing, appHarness, openApp, setField, readGroupTable, assertTableMatchesReport,
-  figevalReport, scratch, showView,
+  figevalReport, scratch, showView, startRefsearchWith,
 } from './support.mjs';
 
-const skip = missing({ figeval: true, manual: true }) || false;
+const skip = missing({ figeval: true, refsearch: true, manual: true }) || false;
 const h = appHarness(skip);
 const DATASET = path.join(REPO, 'tests/fixtures/two-files.json');
 let tmp;
@@ -90,4 +92,33 @@ test('a dataset of several files scores in the page as figeval score scores it, 
   assert.deepEqual(other.problems, []);
   await other.context().close();
   await page.context().close();
+});
+
+test('a live run over two files gives the report figeval run gives against the same refsearch', { skip, timeout: 300_000 }, async () => {
+  // The two PDFs tests/files.rs cuts from the manual: pages 330–355 and 820–840.
+  const dir = path.join(tmp.dir, 'manual');
+  mkdirSync(dir, { recursive: true });
+  const parts = [['part1.pdf', '330-355'], ['part2.pdf', '820-840']].map(([name, pages]) => {
+    const out = path.join(dir, name);
+    execFileSync('qpdf', ['--empty', '--pages', OCTAVE_PDF, pages, '--', out]);
+    return out;
+  });
+  const dep = await startRefsearchWith(['--pdf', parts[0], '--pdf', parts[1], '--corpus-id', 'octave-two-files', '--listen', '127.0.0.1:0']);
+  try {
+    const cli = await figevalReport(['run', '--base-url', dep.url, '--dataset', DATASET]);
+    assert.ok(cli.per_item.every((r) => r.top.every((t) => ['part1.pdf', 'part2.pdf'].includes(t.file_path))), 'each match names its file');
+    const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
+    await showView(page, 'workbench');
+    await setField(page, 'dataset-input', readFileSync(DATASET, 'utf8'));
+    await setField(page, 'base-url', dep.url);
+    await page.click('[data-testid=run-live]');
+    assertTableMatchesReport(assert, await readGroupTable(page), cli);
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-report]')]);
+    const report = JSON.parse(readFileSync(await d.path(), 'utf8'));
+    assert.deepEqual(report.per_item, cli.per_item, 'the live run\'s records are figeval run\'s');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  } finally {
+    await dep.stop();
+  }
 });

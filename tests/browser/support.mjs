@@ -213,8 +213,12 @@ function stopper(child, graceMs) {
  * (the notes are given either way). Returns { url, stop }.
  */
 export function startRefsearch(extra = [], { figures = 'on' } = {}) {
-  const args = ['--pdf', OCTAVE_PDF, '--corpus-id', 'octave-manual', '--listen', '127.0.0.1:0',
-    '--figures', figures, '--figure-notes', OCTAVE_NOTES, ...extra];
+  return startRefsearchWith(['--pdf', OCTAVE_PDF, '--corpus-id', 'octave-manual', '--listen', '127.0.0.1:0',
+    '--figures', figures, '--figure-notes', OCTAVE_NOTES, ...extra]);
+}
+
+/** Starts refsearch with `args` as they are (they must listen on 127.0.0.1:0). Returns { url, stop }. */
+export function startRefsearchWith(args) {
   const child = spawn(REFSEARCH_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const stop = stopper(child, 3000);
