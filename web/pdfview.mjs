@@ -257,9 +257,9 @@ export function close() {
 
 // --- the document strip (the app's markup; its status is written here) -----------------------
 
-function strip(status, text, pages = 0) {
+function strip(status, text, pages = 0, name = '') {
   const panel = document.querySelector('[data-testid=pdf-panel]');
-  if (panel) { panel.dataset.status = status; panel.dataset.pages = String(pages); }
+  if (panel) { panel.dataset.status = status; panel.dataset.pages = String(pages); panel.dataset.name = name; }
   const s = document.querySelector('[data-testid=pdf-status]');
   if (s) s.textContent = text;
 }
@@ -273,7 +273,7 @@ async function opening(name, bytes) {
     const data = await bytes();
     const copy = data.slice(); // pdf.js takes `data` over; the copy is kept to reopen
     const { pages } = await open(data, name);
-    if (mine === attempts) strip('open', `open: ${name} — ${pages} ${pages === 1 ? 'page' : 'pages'}`, pages);
+    if (mine === attempts) strip('open', `open: ${name} — ${pages} ${pages === 1 ? 'page' : 'pages'}`, pages, name);
     await keepLast(name, copy);
   } catch (e) {
     if (mine === attempts) strip('failed', `${name} could not be opened: ${e && e.message ? e.message : e}`);

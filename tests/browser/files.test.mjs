@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
   REPO, OCTAVE_PDF, missing, appHarness, openApp, setField, readGroupTable, assertTableMatchesReport,
-  figevalReport, scratch, showView, startRefsearchWith,
+  figevalReport, figeval, scratch, showView, startRefsearchWith,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, refsearch: true, manual: true }) || false;
@@ -72,9 +72,10 @@ test('a dataset of several files scores in the page as figeval score scores it, 
   await showView(page, 'document');
   await page.setInputFiles('[data-testid=pdf-input]', OCTAVE_PDF);
   await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
-  // The dataset check checks a dataset of one PDF: it says so, and how to check this one.
+  // The dataset check reads the items located in the open PDF: none is in octave.pdf.
   await page.waitForSelector('[data-testid=ground-panel][data-status=several-files]', { timeout: 60_000 });
-  assert.match(await page.locator('[data-testid=ground-status]').textContent(), /^The dataset is of several files \(expected_locations\)/);
+  assert.match(await page.locator('[data-testid=ground-status]').textContent(),
+    /^The dataset is of several files \(expected_locations\), and none of its items has a location in octave\.pdf: open one of its files/);
   // Nor is the report audited against it (figeval score --pdf A --pdf B audits each file in its own).
   assert.equal(await page.locator('[data-testid=provenance-panel]').count(), 0, 'no provenance audit against one of the files');
   await showView(page, 'report');
@@ -116,6 +117,21 @@ test('a live run over two files gives the report figeval run gives against the s
     const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-report]')]);
     const report = JSON.parse(readFileSync(await d.path(), 'utf8'));
     assert.deepEqual(report.per_item, cli.per_item, 'the live run\'s records are figeval run\'s');
+
+    // Each file open in turn, the dataset check reads the items located in it, with the
+    // verdicts figeval ground gives them with both PDFs.
+    const ground = JSON.parse((await figeval(['ground', '--dataset', DATASET, '--pdf', parts[0], '--pdf', parts[1], '--format', 'json'])).stdout);
+    await showView(page, 'document');
+    for (const [i, part] of parts.entries()) {
+      await page.setInputFiles('[data-testid=pdf-input]', part);
+      await page.waitForSelector(`[data-testid=pdf-panel][data-status=open][data-name="${path.basename(part)}"]`, { state: 'attached', timeout: 60_000 });
+      await page.waitForFunction((name) => document.querySelector('[data-testid=ground-panel][data-status=checked] [data-testid=ground-status]')?.textContent.includes(`located in ${name}`), path.basename(part), { timeout: 60_000 });
+      const rows = await page.$$eval('[data-testid=ground-row]', (rs) => rs.map((r) => [Number(r.dataset.item), r.dataset.verdict]).sort((a, b) => a[0] - b[0]));
+      const file = ground.files[i];
+      assert.deepEqual(rows, file.item_numbers.map((n, k) => [n, file.ground.items[k].verdict]), `${path.basename(part)}: figeval ground's verdicts`);
+      assert.match(await page.locator('[data-testid=ground-status]').textContent(),
+        new RegExp(`^A dataset of several files: its items located in ${path.basename(part).replace('.', '\\.')} are checked here \\(${file.item_numbers.length} of 4\\)`));
+    }
     assert.deepEqual(page.problems, []);
     await page.context().close();
   } finally {

@@ -211,21 +211,9 @@ fn run_files(
             continue;
         }
         let doc = pages(pdf, read)?;
-        let past_end = i64::try_from(doc.pages.len()).unwrap_or(i64::MAX) + 1;
         let items = placed[i]
             .iter()
-            .map(|&(n, l)| {
-                // The location's pages, up to the first page past the file's end (which the
-                // check calls beyond_end).
-                let last = i64::from(l.end.get()).min(past_end.max(i64::from(l.start.get())));
-                figeval::Item {
-                    expected_pages: (i64::from(l.start.get())..=last)
-                        .filter_map(figeval::Page::new)
-                        .collect(),
-                    expected_locations: Vec::new(),
-                    ..d.items[n].clone()
-                }
-            })
+            .map(|&(n, l)| figeval_document::ground::located(&d.items[n], l, doc.pages.len()))
             .collect();
         let sub = figeval::Dataset {
             corpus_id: d.corpus_id.clone(),

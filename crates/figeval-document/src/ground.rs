@@ -24,7 +24,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use figeval::dataset::{Dataset, Group, Item, Page};
+use figeval::dataset::{Dataset, ExpectedLocation, Group, Item, Page};
 
 use crate::caption::{label_pages, Label, LabelPages};
 use crate::headings::{NormalizedPages, SectionRef};
@@ -474,6 +474,45 @@ pub fn ground<S: AsRef<str>>(dataset: &Dataset, pages: &[S]) -> Ground {
     ground_read(dataset, pages, &[])
 }
 
+/// An item of a dataset of several files (contract §1.5) as the ground check of one of its
+/// PDFs reads it: the pages of its location `l` in that PDF as its expected pages, up to the
+/// first page past the PDF's `pdf_pages` (which the check calls `beyond_end`).
+pub fn located(item: &Item, l: &ExpectedLocation, pdf_pages: usize) -> Item {
+    let past_end = i64::try_from(pdf_pages)
+        .unwrap_or(i64::MAX)
+        .saturating_add(1);
+    let last = i64::from(l.end.get()).min(past_end.max(i64::from(l.start.get())));
+    Item {
+        expected_pages: (i64::from(l.start.get())..=last)
+            .filter_map(Page::new)
+            .collect(),
+        expected_locations: Vec::new(),
+        ..item.clone()
+    }
+}
+
+/// The items of a dataset of several files with a location in the PDF named `name` (compared
+/// on whole trailing path components, [`figeval::files::same_file`]), as a dataset of that one
+/// PDF of `pdf_pages` pages ([`located`]), with each item's 1-based number in `dataset`.
+pub fn in_file(dataset: &Dataset, name: &str, pdf_pages: usize) -> (Dataset, Vec<usize>) {
+    let (items, numbers) = dataset
+        .items
+        .iter()
+        .enumerate()
+        .flat_map(|(n, item)| {
+            item.expected_locations
+                .iter()
+                .filter(|l| figeval::files::same_file(name, &l.path))
+                .map(move |l| (located(item, l, pdf_pages), n + 1))
+        })
+        .unzip();
+    let d = Dataset {
+        corpus_id: dataset.corpus_id.clone(),
+        items,
+    };
+    (d, numbers)
+}
+
 /// [`ground`] with where each page's text came from: `sources[i]` for page `i + 1`, a page
 /// past the end of `sources` read from its text layer. An item whose expected page is
 /// [`PageSource::Unreadable`] and whose caption is on no other expected page is
@@ -673,6 +712,37 @@ pub(crate) fn shared_pages(items: &[Item]) -> Option<Warning> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_pdf_of_several_files_is_checked_on_the_items_located_in_it() {
+        let d = Dataset::parse(
+            r#"{"corpus_id": "c", "items": [
+            {"question": "Which sheet shows the stair?", "figure_ref": "Figure 1", "kind": "locate",
+             "expected_locations": [{"path": "sheets/A-101.pdf", "unit": "page", "start": 2, "end": 3}]},
+            {"question": "Which sheet shows the roof?", "figure_ref": "Figure 2", "kind": "locate",
+             "expected_locations": [{"path": "A-102.pdf", "unit": "page", "start": 1, "end": 1}]},
+            {"question": "Which sheets show the lift?", "figure_ref": "Figure 3", "kind": "locate",
+             "expected_locations": [{"path": "A-102.pdf", "unit": "page", "start": 4, "end": 9},
+                                    {"path": "A-101.pdf", "unit": "page", "start": 5, "end": 5}]}]}"#,
+        )
+        .unwrap();
+        let (one, numbers) = in_file(&d, "drawings/sheets/A-101.pdf", 4);
+        assert_eq!(numbers, [1, 3]);
+        let pages: Vec<Vec<u32>> = one
+            .items
+            .iter()
+            .map(|i| i.expected_pages.iter().map(|p| p.get()).collect())
+            .collect();
+        // Item 3's page 5 is past the 4 pages: kept, so the check calls it beyond_end.
+        assert_eq!(pages, [vec![2, 3], vec![5]]);
+        assert!(one.items.iter().all(|i| i.expected_locations.is_empty()));
+        // A location's pages stop at the first page past the end, however far it runs.
+        let (two, numbers) = in_file(&d, "A-102.pdf", 5);
+        assert_eq!(numbers, [2, 3]);
+        assert_eq!(two.items[1].expected_pages.len(), 3, "pages 4, 5 and 6");
+        assert_eq!(in_file(&d, "notA-101.pdf", 4).1, Vec::<usize>::new());
+    }
+
     use super::*;
     use crate::headings::section_headings;
     use serde_json::json;

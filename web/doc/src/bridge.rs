@@ -82,6 +82,17 @@ pub fn pdf_now() -> Pdf {
     Pdf::from_panel(&attr("data-status"), &attr("data-pages"))
 }
 
+/// The open PDF's file name, as the document strip (`pdf-panel`'s `data-name`) gives it (`""`:
+/// none open).
+pub fn pdf_name() -> String {
+    document()
+        .query_selector("[data-testid=pdf-panel]")
+        .ok()
+        .flatten()
+        .and_then(|p| p.get_attribute("data-name"))
+        .unwrap_or_default()
+}
+
 /// Milliseconds since the page started.
 pub fn now_ms() -> f64 {
     web_sys::window()

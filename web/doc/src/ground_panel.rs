@@ -3,7 +3,7 @@
 //! page texts the viewer read from the open PDF, before any run. Findings first, each with the
 //! document crate's advice; then the offset and the warnings; then the items that are fine.
 
-use figeval_document::ground::ground_read;
+use figeval_document::ground::{ground_read, in_file};
 use figeval_document::{Ground, ItemGround, Verdict};
 use yew::prelude::*;
 
@@ -39,13 +39,22 @@ fn row(number: usize, item: &ItemGround, g: &Ground) -> Html {
     }
 }
 
-fn findings(g: &Ground) -> Html {
+/// The findings of `g`; `numbers` gives each checked item's number in the dataset, when the
+/// check read some of its items (the items of several files located in the open PDF).
+fn findings(g: &Ground, numbers: Option<&[usize]>) -> Html {
     let counts = Verdict::ALL
         .iter()
         .map(|&v| format!("{} {}", v.name(), g.counts.get(v)))
         .collect::<Vec<_>>()
         .join(" · ");
-    let numbered = || g.items.iter().enumerate().map(|(i, item)| (i + 1, item));
+    let numbered = || {
+        g.items.iter().enumerate().map(move |(i, item)| {
+            (
+                numbers.and_then(|n| n.get(i)).copied().unwrap_or(i + 1),
+                item,
+            )
+        })
+    };
     let rows = numbered()
         .filter(|(_, i)| i.verdict.is_finding())
         .chain(numbered().filter(|(_, i)| !i.verdict.is_finding()))
@@ -76,25 +85,43 @@ fn findings(g: &Ground) -> Html {
 pub fn ground_panel() -> Html {
     let doc = use_context::<Doc>().expect("the module provides Doc");
     let dataset = match &doc.dataset {
-        DatasetIn::Valid(d) => Some(d.clone()),
+        DatasetIn::Valid(d) => Some((d.clone(), false)),
+        DatasetIn::SeveralFiles(d) => Some((d.clone(), true)),
         _ => None,
     };
+    // A dataset of several files (contract §1.5) is checked on its items located in the open
+    // PDF, found by its file name, as `figeval ground` checks each of its PDFs.
     let checked = use_memo((doc.pages().cloned(), dataset), |(pages, dataset)| {
-        match (pages, dataset) {
-            (Some(p), Some(d)) => Some(ground_read(d, &p.texts, &p.page_sources())),
-            _ => None,
+        let (p, (d, several)) = (pages.as_ref()?, dataset.as_ref()?);
+        if !several {
+            return Some((ground_read(d, &p.texts, &p.page_sources()), None));
         }
+        let name = crate::bridge::pdf_name();
+        let (located, numbers) = in_file(d, &name, p.texts.len());
+        let g = ground_read(&located, &p.texts, &p.page_sources());
+        Some((g, Some((name, numbers, d.items.len()))))
     });
     let (status, text, body) = match (&doc.texts, &doc.dataset, checked.as_ref()) {
-        (_, _, Some(g)) => {
+        (_, _, Some((_, Some((name, numbers, _))))) if numbers.is_empty() => (
+            "several-files",
+            format!("The dataset is of several files (expected_locations), and none of its items has a location in {name}: open one of its files to check the items located in it."),
+            html! {},
+        ),
+        (_, _, Some((g, located))) => {
             let n = g.items.len();
-            let text = if g.all_ok() {
+            let mut text = if g.all_ok() {
                 format!("No findings: every checked item of the {n} is on a page that carries its caption or heading ({} pages read).", g.pdf_pages)
             } else {
                 let found = g.items.iter().filter(|i| i.verdict.is_finding()).count();
                 format!("{found} of {n} items have a finding ({} pages read).", g.pdf_pages)
             };
-            ("checked", text, findings(g))
+            if let Some((name, numbers, of)) = located {
+                text = format!(
+                    "A dataset of several files: its items located in {name} are checked here ({} of {of}); open each other file to check its items. {text}",
+                    numbers.len()
+                );
+            }
+            ("checked", text, findings(g, located.as_ref().map(|(_, n, _)| n.as_slice())))
         }
         (Texts::Reading { done, total }, _, _) => (
             "reading",
@@ -133,11 +160,6 @@ pub fn ground_panel() -> Html {
                 p.texts.len(),
                 errors.first().map_or("", String::as_str)
             ),
-            html! {},
-        ),
-        (Texts::Ready(_), DatasetIn::SeveralFiles, None) => (
-            "several-files",
-            "The dataset is of several files (expected_locations): this page checks a dataset of one PDF against the PDF open. Check each file with figeval ground --dataset DATASET --pdf FILE --pdf FILE….".to_string(),
             html! {},
         ),
         (Texts::Ready(p), _, None) => (

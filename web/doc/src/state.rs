@@ -166,9 +166,9 @@ pub enum DatasetIn {
     Valid(Shared<Dataset>),
     /// The announced text did not parse: `Dataset::parse`'s errors.
     Invalid(Rc<Vec<String>>),
-    /// A dataset of several files (`expected_locations`, contract §1.5): its pages are pages of
-    /// several PDFs, and the page checks a dataset against the one PDF open.
-    SeveralFiles,
+    /// A dataset of several files (`expected_locations`, contract §1.5): the check reads the
+    /// items located in the one PDF open.
+    SeveralFiles(Shared<Dataset>),
 }
 
 impl DatasetIn {
@@ -179,7 +179,7 @@ impl DatasetIn {
         }
         match Dataset::parse(text) {
             Ok(d) if d.items.iter().any(|i| !i.expected_locations.is_empty()) => {
-                DatasetIn::SeveralFiles
+                DatasetIn::SeveralFiles(Shared::new(d))
             }
             Ok(d) => DatasetIn::Valid(Shared::new(d)),
             Err(e) => DatasetIn::Invalid(Rc::new(e.0.iter().map(ToString::to_string).collect())),
@@ -693,7 +693,7 @@ mod tests {
             r#"{"corpus_id": "c", "items": [{"question": "Which sheet?", "figure_ref": "A-101", "kind": "locate",
                 "expected_locations": [{"path": "A-101.pdf", "unit": "page", "start": 1, "end": 1}]}]}"#,
         )));
-        assert_eq!(s.doc.dataset, DatasetIn::SeveralFiles);
+        assert!(matches!(&s.doc.dataset, DatasetIn::SeveralFiles(d) if d.items.len() == 1));
         let s = s.apply(Action::Dataset(Announced::default()));
         assert_eq!(s.doc.dataset, DatasetIn::None);
     }
