@@ -78,9 +78,13 @@ test('a dataset of several files scores in the page as figeval score scores it, 
     /^The dataset is of several files \(expected_locations\), and none of its items has a location in octave\.pdf: open one of its files/);
   // Nor is the report audited against it (figeval score --pdf A --pdf B audits each file in its own).
   assert.equal(await page.locator('[data-testid=provenance-panel]').count(), 0, 'no provenance audit against one of the files');
+  // The viewer decorates every ranked window as it appears: open another one, let the viewer's
+  // observer run, and find no thumbnail in either.
   await showView(page, 'report');
-  await page.waitForTimeout(500);
-  assert.equal(await win.locator('[data-testid=page-thumb]').count(), 0, 'no thumbnail of another file');
+  await page.locator('[data-testid=item-toggle]').nth(1).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=ranked-window]').length === 2);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
+  assert.equal(await page.locator('[data-testid=ranked-window] [data-testid=page-thumb]').count(), 0, 'no thumbnail of another file');
 
   // The CLI's report file opens with the same records.
   const other = await openApp(h.browser, h.site.url);

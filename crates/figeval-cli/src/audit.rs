@@ -9,7 +9,6 @@ use figeval::provenance::{self, AuditHit, AuditPdf, PageIndex};
 use figeval::{Dataset, Match, Report};
 
 use crate::fail::Failure;
-use crate::files;
 
 /// What the pairing keeps of each answer: its hits for the audit when there is a PDF to audit
 /// against, nothing otherwise.
@@ -45,7 +44,7 @@ pub fn apply(
             labels: labels.as_ref(),
         })
         .collect();
-    let audit = if files::several_files(dataset) {
+    let audit = if dataset.of_several_files() {
         let paths: Vec<String> = pdfs.iter().map(|p| p.display().to_string()).collect();
         // Each file's path once: every hit is matched against them.
         let mut locations: Vec<&str> = dataset

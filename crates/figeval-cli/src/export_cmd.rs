@@ -33,11 +33,7 @@ pub fn run(
     let dataset = files::read_dataset(dataset)?;
     files::check_pdfs(&dataset, &connect.pdf)?;
     let connect = connect::prepare(connect)?;
-    let several = dataset
-        .items
-        .iter()
-        .any(|i| !i.expected_locations.is_empty());
-    let files = if several {
+    let files = if dataset.of_several_files() {
         // Doc ids name the file and the page (contract §8.5).
         let mut pairing = trec::files::pairing(&dataset);
         connect.attach(&mut pairing);

@@ -27,19 +27,10 @@ pub fn read_dataset(path: &Path) -> Result<Dataset, Failure> {
     Dataset::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
 }
 
-/// Whether the dataset is of several files (contract §1.5): an item gives
-/// `expected_locations`.
-pub fn several_files(dataset: &Dataset) -> bool {
-    dataset
-        .items
-        .iter()
-        .any(|i| !i.expected_locations.is_empty())
-}
-
 /// `Err` when `--pdf` is given more than once for a dataset of one file: its expected pages
 /// are pages of one PDF.
 pub fn check_pdfs(dataset: &Dataset, pdfs: &[std::path::PathBuf]) -> Result<(), Failure> {
-    if pdfs.len() > 1 && !several_files(dataset) {
+    if pdfs.len() > 1 && !dataset.of_several_files() {
         return Err(Failure::Input(format!(
             "--pdf is given {} times, but the dataset gives expected_pages, which are pages of \
              one PDF: give one --pdf (a dataset of several files names each item's file with \

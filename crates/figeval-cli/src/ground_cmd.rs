@@ -110,7 +110,7 @@ pub fn run(
     if let Some(out) = fixed {
         refuse_in_place(dataset, out)?;
     }
-    if d.items.iter().any(|i| !i.expected_locations.is_empty()) {
+    if d.of_several_files() {
         if fixed.is_some() {
             return Err(Failure::Input(
                 "--write-fixed corrects a dataset of one PDF; this one gives expected_locations"

@@ -712,6 +712,9 @@ pub(crate) fn shared_pages(items: &[Item]) -> Option<Warning> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::headings::section_headings;
+    use serde_json::json;
 
     #[test]
     fn a_pdf_of_several_files_is_checked_on_the_items_located_in_it() {
@@ -742,10 +745,6 @@ mod tests {
         assert_eq!(two.items[1].expected_pages.len(), 3, "pages 4, 5 and 6");
         assert_eq!(in_file(&d, "notA-101.pdf", 4).1, Vec::<usize>::new());
     }
-
-    use super::*;
-    use crate::headings::section_headings;
-    use serde_json::json;
 
     fn dataset(items: serde_json::Value) -> Dataset {
         Dataset::from_value(&json!({"corpus_id": "c", "items": items})).unwrap()

@@ -279,6 +279,12 @@ const ITEM_KEYS: [&str; 6] = [
 ];
 
 impl Dataset {
+    /// Whether the dataset is of several files (contract §1.5): an item gives
+    /// `expected_locations`.
+    pub fn of_several_files(&self) -> bool {
+        self.items.iter().any(|i| !i.expected_locations.is_empty())
+    }
+
     /// Parses and validates a dataset from its JSON text.
     pub fn parse(text: &str) -> Result<Dataset, DatasetErrors> {
         if let Some(dataset) = parse_valid(text) {

@@ -256,7 +256,7 @@ fn translate(c: &InUse, read: &MappedAnswer) -> Result<String, JsValue> {
     } else if p.hits > 0 && !c.any_page.get() {
         return Err(refusal(&c.reader.no_page_reason(p)));
     }
-    read.ragweld_body(&c.connector.record())
+    read.ragweld_body(&c.connector.stated_record())
         .ok_or_else(|| refusal("the answer's hits cannot be read"))
 }
 

@@ -178,9 +178,7 @@ impl DatasetIn {
             return DatasetIn::None;
         }
         match Dataset::parse(text) {
-            Ok(d) if d.items.iter().any(|i| !i.expected_locations.is_empty()) => {
-                DatasetIn::SeveralFiles(Shared::new(d))
-            }
+            Ok(d) if d.of_several_files() => DatasetIn::SeveralFiles(Shared::new(d)),
             Ok(d) => DatasetIn::Valid(Shared::new(d)),
             Err(e) => DatasetIn::Invalid(Rc::new(e.0.iter().map(ToString::to_string).collect())),
         }

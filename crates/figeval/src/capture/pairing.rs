@@ -127,7 +127,8 @@ impl<'d, K> Pairing<'d, K> {
     fn recorded_connector(&self) -> Option<String> {
         #[cfg(feature = "connectors")]
         if let Some((_, record)) = &self.connector {
-            return Some(serde_json::from_str(record).unwrap_or_else(|_| record.clone()));
+            let stated = serde_json::from_str(record).map(|r| crate::connector::stated(&r));
+            return Some(stated.unwrap_or_else(|_| record.clone()));
         }
         None
     }

@@ -442,6 +442,12 @@ impl Connector {
         self.preset
     }
 
+    /// What a report states of the connector (`run.connector`) and the page's answers carry as
+    /// `read_through`: [`Connector::record`] as [`stated`] words it.
+    pub fn stated_record(&self) -> String {
+        stated(&self.record())
+    }
+
     /// What a capture records of the connector: a preset's name, or the whole connector with
     /// every header value replaced by `[redacted]` (a capture never holds a header value, nor
     /// the name of the variable it came from). Compared by `--resume`.
@@ -644,6 +650,16 @@ fn read_mapping(c: &mut Check, r: &Map<String, Value>) -> Option<Mapping> {
         content,
         path,
     })
+}
+
+/// What a report states of a connector whose capture record is `record`
+/// ([`Connector::record`]): a preset's name as it is, a mapping as its JSON text (contract
+/// §14.4).
+pub fn stated(record: &Value) -> String {
+    match record {
+        Value::String(name) => name.clone(),
+        mapping => mapping.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -143,9 +143,9 @@ impl MappedAnswer {
     /// reader reads the same matches back; `None` when the hits could not be read. The page
     /// sends its connector runs through this (contract §14.9): its main bundle has only the
     /// contract's reader. A content cut at [`SNIPPET_CHARS`] characters keeps one character
-    /// more (`…`), so it reads back as cut. `connector` is what a capture records of the
-    /// connector ([`crate::Connector::record`]); the report states it.
-    pub fn ragweld_body(&self, connector: &serde_json::Value) -> Option<String> {
+    /// more (`…`), so it reads back as cut. `connector` is what the report states of the
+    /// connector ([`crate::Connector::stated_record`]).
+    pub fn ragweld_body(&self, connector: &str) -> Option<String> {
         let matches = self.matches.as_ref().ok()?;
         let matches: Vec<serde_json::Value> = matches
             .iter()
@@ -178,12 +178,7 @@ impl MappedAnswer {
                 o.into()
             })
             .collect();
-        // A preset's name as it is; a mapping as its JSON text (the page's reader reads a string).
-        let through = match connector {
-            serde_json::Value::String(name) => name.clone(),
-            mapping => mapping.to_string(),
-        };
-        Some(serde_json::json!({ "read_through": through, "matches": matches }).to_string())
+        Some(serde_json::json!({ "read_through": connector, "matches": matches }).to_string())
     }
 }
 

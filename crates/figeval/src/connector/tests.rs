@@ -637,7 +637,7 @@ fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
     let read = r
         .read_answer(&rich_hayhooks_answer().to_string(), false)
         .unwrap();
-    let body = read.ragweld_body(&"hayhooks".into()).unwrap();
+    let body = read.ragweld_body("hayhooks").unwrap();
     let back = crate::Response::parse(&body).unwrap();
     assert_eq!(back.read_through.as_deref(), Some("hayhooks"));
     let (ours, theirs) = (read.matches.unwrap(), back.matches.unwrap());
@@ -658,7 +658,7 @@ fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
     // An answer whose hits cannot be read has no such body.
     let missing = r.read_answer(r#"{"documents": []}"#, false).unwrap();
     assert!(missing.matches.is_err());
-    assert_eq!(missing.ragweld_body(&"hayhooks".into()), None);
+    assert_eq!(missing.ragweld_body("hayhooks"), None);
 }
 
 #[test]
@@ -688,7 +688,7 @@ fn answers_read_through_a_connector_in_the_page_score_as_the_command_line_scores
             format!(
                 r#"{{"question":{},"request":{{"base_url":"http://h/octave","top_k":5,"cache_mode":"bypass"}},"response":{}}}"#,
                 v["question"],
-                read.ragweld_body(&"langserve".into()).unwrap()
+                read.ragweld_body("langserve").unwrap()
             )
         })
         .collect();
@@ -727,7 +727,7 @@ fn a_report_states_a_mapping_of_its_own_without_header_values_and_keeps_it_when_
             let read = r.read_answer(&line["response"].to_string(), false).unwrap();
             format!(
                 r#"{{"question":{q:?},"response":{}}}"#,
-                read.ragweld_body(&c.record()).unwrap()
+                read.ragweld_body(&c.stated_record()).unwrap()
             )
         })
         .collect();
