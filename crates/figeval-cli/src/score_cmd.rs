@@ -31,6 +31,10 @@ pub fn run(
     let connect = connect::prepare(connect_args)?;
     let pdfs = &connect_args.pdf;
     let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdfs));
+    if pdfs.is_empty() {
+        // Only the provenance audit reads the matches' content.
+        pairing.skip_content();
+    }
     connect.attach(&mut pairing);
     let (read, source) = read_responses(responses, pairing)?;
     let (scored, kept) = read

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::dataset::Page;
@@ -82,7 +82,7 @@ impl Match {
 
     /// Reads a match from a JSON value; `None` when it is not an object.
     pub fn from_value(v: &serde_json::Value) -> Option<Match> {
-        match MatchSlot::deserialize(v) {
+        match SlotSeed(BodySeed::default()).deserialize(v) {
             Ok(MatchSlot::Match(m)) => Some(m),
             _ => None,
         }
@@ -497,9 +497,14 @@ enum MatchSlot {
     NotObject(&'static str),
 }
 
-impl<'de> Deserialize<'de> for MatchSlot {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
+/// Reads one element of `matches`, its `content` as the [`BodySeed`] says.
+struct SlotSeed(BodySeed);
+
+impl<'de> DeserializeSeed<'de> for SlotSeed {
+    type Value = MatchSlot;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<MatchSlot, D::Error> {
+        struct V(BodySeed);
         impl<'de> Visitor<'de> for V {
             type Value = MatchSlot;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -511,6 +516,9 @@ impl<'de> Deserialize<'de> for MatchSlot {
                 while let Some(Key(k)) = map.next_key()? {
                     match k.as_str() {
                         "chunk_id" => m.chunk_id = map.next_value::<ChunkId>()?.0,
+                        "content" if self.0.skips_content() => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                         "content" => m.content = map.next_value::<ContentStart>()?.0,
                         "provenance" => m.pages = map.next_value::<Provenance>()?.0,
                         #[cfg(feature = "files")]
@@ -528,16 +536,21 @@ impl<'de> Deserialize<'de> for MatchSlot {
                 Ok(MatchSlot::Match(m))
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(self.0))
     }
 }
 
 /// The `matches` field: the matches, or why they cannot be read.
 struct MatchesField(Result<Vec<Match>, ResponseProblem>);
 
-impl<'de> Deserialize<'de> for MatchesField {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
+/// Reads the `matches` field; see [`SlotSeed`].
+struct MatchesSeed(BodySeed);
+
+impl<'de> DeserializeSeed<'de> for MatchesSeed {
+    type Value = MatchesField;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<MatchesField, D::Error> {
+        struct V(BodySeed);
         impl<'de> Visitor<'de> for V {
             type Value = MatchesField;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -549,7 +562,7 @@ impl<'de> Deserialize<'de> for MatchesField {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MatchesField, A::Error> {
                 let mut matches = Vec::with_capacity(seq.size_hint().unwrap_or(10).min(100));
                 let mut problem = None;
-                while let Some(slot) = seq.next_element::<MatchSlot>()? {
+                while let Some(slot) = seq.next_element_seed(SlotSeed(self.0))? {
                     match slot {
                         MatchSlot::Match(m) if problem.is_none() => matches.push(m),
                         MatchSlot::Match(_) => {}
@@ -567,7 +580,7 @@ impl<'de> Deserialize<'de> for MatchesField {
                 }))
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(self.0))
     }
 }
 
@@ -589,6 +602,8 @@ pub(crate) struct Body {
     keys_done: bool,
     /// What the value was, when it was not an object.
     not_object: Option<&'static str>,
+    /// How each match's `content` is read.
+    reading: BodySeed,
 }
 
 impl Body {
@@ -610,7 +625,7 @@ impl Body {
     ) -> Result<bool, A::Error> {
         match key {
             "matches" => {
-                self.matches = Some(map.next_value()?);
+                self.matches = Some(map.next_value_seed(MatchesSeed(self.reading))?);
                 self.stop_listing_keys();
             }
             "query" => self.query = map.next_value::<LenientString>()?.0,
@@ -668,7 +683,46 @@ impl Body {
 
 impl<'de> Deserialize<'de> for Body {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
+        BodySeed::default().deserialize(d)
+    }
+}
+
+/// Reads a [`Body`], keeping the start of each match's `content` unless told to skip it. Only
+/// the page's snippets and the provenance audit read the content; skipping it spares
+/// unescaping and copying it (about a tenth of `figeval score`'s time, BENCHMARKS.md). The
+/// page always keeps it, so a wasm build has no way to skip it: its readers are then the
+/// ones that keep it, and no bigger.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BodySeed {
+    /// Skip each match's `content` unread: [`Match::content`] is then `None`.
+    #[cfg(not(target_family = "wasm"))]
+    pub(crate) skip_content: bool,
+}
+
+impl BodySeed {
+    /// Whether each match's `content` is skipped unread.
+    fn skips_content(self) -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        return self.skip_content;
+        #[cfg(target_family = "wasm")]
+        false
+    }
+
+    /// An empty body read this way, for a reader that reads the object's keys itself (the
+    /// capture's envelope reader).
+    pub(crate) fn body(self) -> Body {
+        Body {
+            reading: self,
+            ..Body::default()
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BodySeed {
+    type Value = Body;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Body, D::Error> {
+        struct V(BodySeed);
         impl<'de> Visitor<'de> for V {
             type Value = Body;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -676,7 +730,7 @@ impl<'de> Deserialize<'de> for Body {
             }
             fallbacks!(Body::not_object; bool, i64, u64, f64, str, unit, seq);
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body, A::Error> {
-                let mut body = Body::default();
+                let mut body = self.0.body();
                 while let Some(Key(k)) = map.next_key()? {
                     let key = k.as_str();
                     if !body.read_value(key, &mut map)? {
@@ -687,7 +741,7 @@ impl<'de> Deserialize<'de> for Body {
                 Ok(body)
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(self))
     }
 }
 

@@ -7,14 +7,14 @@ use serde_json::{Map, Value};
 
 use crate::decimal::round4;
 use crate::score::{ItemRecord, Metric, PerMetric, Ranking};
-use crate::stats::{percentile_bootstrap_mean, wilson, Interval};
+use crate::stats::{percentile_bootstrap_means, wilson, Interval};
 
 /// Rates, hit counts and MRR over a set of items, each with its 95% interval.
 ///
 /// The interval of a rate is its Wilson score interval, computed from `hits` and `n`
 /// ([`Summary::ci`]); the interval of `page_mrr` is a percentile bootstrap over the items'
-/// reciprocal ranks ([`percentile_bootstrap_mean`]), so it is kept. Both are rounded like the
-/// rates and absent (`null`) when `n` is 0.
+/// reciprocal ranks ([`crate::stats::percentile_bootstrap_mean`]), so it is kept. Both are
+/// rounded like the rates and absent (`null`) when `n` is 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
     /// How many items were scored.
@@ -92,22 +92,29 @@ impl Summary {
             }
         }
         let rate = |x: f64| if n == 0 { 0.0 } else { round4(x / n as f64) };
+        let ranked = stated[1];
+        for (i, cell) in stated.iter_mut().enumerate().skip(1) {
+            *cell &= top_k.unwrap_or(0) >= Ranking::ALL[i - 1].depth();
+        }
+        // The stated means' bootstraps, drawn in one batch (on every core with `threads`).
+        let mut samples: [Option<&[f64]>; 5] = [None; 5];
+        for (sample, (xs, stated)) in samples.iter_mut().zip(values.iter().zip(stated)) {
+            if stated {
+                *sample = Some(xs);
+            }
+        }
+        let drawn = percentile_bootstrap_means(samples);
         let mut means = [None; 5];
         for (i, cell) in means.iter_mut().enumerate() {
-            let deep_enough = i == 0 || top_k.unwrap_or(0) >= Ranking::ALL[i - 1].depth();
-            if stated[i] && deep_enough {
-                let xs = &values[i];
+            if stated[i] {
                 // Summed in dataset order.
-                let sum = xs.iter().fold(0.0, |a, x| a + x);
-                *cell = Some((
-                    rate(sum),
-                    percentile_bootstrap_mean(xs).map(Interval::rounded),
-                ));
+                let sum = values[i].iter().fold(0.0, |a, x| a + x);
+                *cell = Some((rate(sum), drawn[i].map(Interval::rounded)));
             }
         }
         let depth = top_k.unwrap_or(0);
         let ranking_note = match () {
-            _ if !stated[1] => Some(RANKING_NOTES[3]),
+            _ if !ranked => Some(RANKING_NOTES[3]),
             _ if top_k.is_none() => Some(RANKING_NOTES[2]),
             _ if depth < 5 => Some(RANKING_NOTES[1]),
             _ if depth < 10 => Some(RANKING_NOTES[0]),
@@ -281,6 +288,7 @@ impl<'de> Deserialize<'de> for Summary {
 mod tests {
     use super::*;
     use crate::dataset::{Group, Kind};
+    use crate::stats::percentile_bootstrap_mean;
 
     fn record(hits: [bool; 4], rank: Option<u32>) -> ItemRecord {
         ItemRecord {

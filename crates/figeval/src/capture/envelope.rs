@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::request::SearchRequest;
-use crate::response::{fallback, fallbacks, Body, Key, LenientString};
+use crate::response::{fallback, fallbacks, Body, BodySeed, Key, LenientString};
 
 /// One entry of a capture: an envelope, or a bare body (whose `question`, `response` and
 /// `request` are then absent).
@@ -26,7 +26,18 @@ pub(super) struct Entry {
 
 impl<'de> Deserialize<'de> for Entry {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
+        EntrySeed(BodySeed::default()).deserialize(d)
+    }
+}
+
+/// Reads an [`Entry`] whose bodies (bare or in `response`) are read as the [`BodySeed`] says.
+pub(super) struct EntrySeed(pub(super) BodySeed);
+
+impl<'de> DeserializeSeed<'de> for EntrySeed {
+    type Value = Entry;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Entry, D::Error> {
+        struct V(BodySeed);
         impl<'de> Visitor<'de> for V {
             type Value = Entry;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -37,7 +48,10 @@ impl<'de> Deserialize<'de> for Entry {
                 ..Entry::default()
             }; bool, i64, u64, f64, str, unit, seq);
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
-                let mut entry = Entry::default();
+                let mut entry = Entry {
+                    body: self.0.body(),
+                    ..Entry::default()
+                };
                 while let Some(Key(k)) = map.next_key()? {
                     let key = k.as_str();
                     match key {
@@ -45,7 +59,7 @@ impl<'de> Deserialize<'de> for Entry {
                             entry.question = Some(map.next_value::<LenientString>()?.0);
                         }
                         "response" => {
-                            entry.response = Some(map.next_value()?);
+                            entry.response = Some(map.next_value_seed(self.0)?);
                             entry.body.stop_listing_keys();
                         }
                         "request" => {
@@ -62,7 +76,7 @@ impl<'de> Deserialize<'de> for Entry {
                 Ok(entry)
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(self.0))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::envelope::{Entry, RequestFields};
+use super::envelope::{Entry, EntrySeed, RequestFields};
 use super::error::{CaptureError, CaptureErrors, Source};
 #[cfg(feature = "connectors")]
 use crate::connector::read::MappedEntry;
@@ -12,8 +12,9 @@ use crate::connector::{AnswerPages, MappedAnswer, Reader};
 use crate::dataset::{strip_position, Dataset};
 use crate::report::Scored;
 use crate::request::{CacheMode, RequestInfo, SearchRequest};
-use crate::response::{Match, Response};
+use crate::response::{BodySeed, Match, Response};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
+use serde::de::DeserializeSeed;
 
 /// How many line-level errors are kept; past that they are counted, not stored.
 const MAX_KEPT_ERRORS: usize = 100;
@@ -51,6 +52,8 @@ pub struct Pairing<'d, K = ()> {
     /// The connector the first answer that said it was read through one names (`read_through`,
     /// contract §14.9): the report then states it and `hits_without_page`.
     read_through: Option<String>,
+    /// How capture lines' bodies are read ([`Pairing::skip_content`]).
+    reading: BodySeed,
     /// The answer with hits read through the connector that is first in dataset order: its
     /// item's index, where it is, and what its pages came to (it must cite a page).
     #[cfg(feature = "connectors")]
@@ -104,6 +107,7 @@ impl<'d, K> Pairing<'d, K> {
             connector: None,
             hits_without_page: 0,
             read_through: None,
+            reading: BodySeed::default(),
             #[cfg(feature = "connectors")]
             first_with_hits: None,
         }
@@ -114,6 +118,16 @@ impl<'d, K> Pairing<'d, K> {
     #[cfg(feature = "connectors")]
     pub fn read_through(&mut self, reader: &'d Reader, record: String) {
         self.connector = Some((reader, record));
+    }
+
+    /// Skips each match's `content` unread in the capture lines read from now on: their
+    /// matches' [`Match::content`] is `None`. For a caller that reads no content (scoring never
+    /// does; the page's snippets and the provenance audit do). It spares unescaping and copying
+    /// the content: about a tenth of `figeval score`'s time (BENCHMARKS.md).
+    /// Native builds only: the page always reads the content, for its snippets.
+    #[cfg(not(target_family = "wasm"))]
+    pub fn skip_content(&mut self) {
+        self.reading.skip_content = true;
     }
 
     /// Whether answers are read through a connector other than the contract's own reader.
@@ -138,7 +152,10 @@ impl<'d, K> Pairing<'d, K> {
         if let Some((reader, _)) = &self.connector {
             return reader.read_entry(text).map(Parsed::Mapped);
         }
-        serde_json::from_str::<Entry>(text).map(Parsed::Entry)
+        let mut de = serde_json::Deserializer::from_str(text);
+        let entry = EntrySeed(self.reading).deserialize(&mut de)?;
+        de.end()?;
+        Ok(Parsed::Entry(entry))
     }
 
     pub(super) fn add_parsed(&mut self, at: Source, entry: Parsed) {

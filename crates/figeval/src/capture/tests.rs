@@ -463,6 +463,59 @@ fn what_a_pairing_keeps_lines_up_with_the_records() {
 }
 
 #[test]
+fn a_pairing_that_skips_content_reads_none_and_scores_the_same() {
+    let a = "Which figure shows A?";
+    // Both forms of line: an envelope and a bare body; content with escapes, a non-string
+    // content, and a match without one.
+    let text = format!(
+        "{}\n{}\n",
+        envelope(a, 1),
+        r#"{"query":"Which figure shows B?","matches":[{"content":"a\"b\\c\u00e9\n","provenance":{"page_start":2,"page_end":2}},{"content":7,"provenance":{"page_start":3,"page_end":3}},{"chunk_id":"z"}]}"#
+    );
+    let d = dataset();
+    let contents = |m: &[crate::response::Match]| -> Vec<Option<(String, bool)>> {
+        m.iter().map(|m| m.content.clone()).collect()
+    };
+    let read = |skip: bool| {
+        let mut pairing = Pairing::keeping(&d, ScoreConfig::default(), contents);
+        if skip {
+            pairing.skip_content();
+        }
+        CaptureReader::read_str(pairing, &text)
+            .pairing
+            .finish_keeping(false)
+            .unwrap()
+    };
+    let (kept_scored, kept) = read(false);
+    let (skipped_scored, skipped) = read(true);
+    assert_eq!(
+        kept,
+        [
+            vec![Some(("…".to_string(), false))],
+            vec![Some(("a\"b\\c\u{e9}\n".to_string(), false)), None, None]
+        ]
+    );
+    assert_eq!(skipped, [vec![None], vec![None, None, None]]);
+    assert_eq!(skipped_scored.records, kept_scored.records);
+    assert_eq!(hits(&skipped_scored), [true, true]);
+    // A line that is not JSON is refused the same way whether its content is read or not.
+    let broken = format!(
+        "{}\n",
+        r#"{"question":"Which figure shows A?","response":{"matches":[{"content":"a\qb"}]}}"#
+    );
+    let errors = |skip: bool| {
+        let mut pairing = Pairing::new(&d, ScoreConfig::default());
+        if skip {
+            pairing.skip_content();
+        }
+        let read = CaptureReader::read_str(pairing, &broken);
+        read.pairing.finish(true).unwrap_err().to_string()
+    };
+    assert_eq!(errors(true), errors(false));
+    assert!(errors(true).contains("line 1"), "{}", errors(true));
+}
+
+#[test]
 fn multiline_detection_looks_at_the_first_line_only() {
     assert!(is_multiline_document("["));
     assert!(is_multiline_document("  {"));
