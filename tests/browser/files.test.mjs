@@ -122,19 +122,31 @@ test('a live run over two files gives the report figeval run gives against the s
     const report = JSON.parse(readFileSync(await d.path(), 'utf8'));
     assert.deepEqual(report.per_item, cli.per_item, 'the live run\'s records are figeval run\'s');
 
-    // Each file open in turn, the dataset check reads the items located in it, with the
-    // verdicts figeval ground gives them with both PDFs.
+    // Each file open in turn, the dataset check reads the items located in every PDF read so
+    // far, one section each, with the verdicts figeval ground gives them with both PDFs.
     const ground = JSON.parse((await figeval(['ground', '--dataset', DATASET, '--pdf', parts[0], '--pdf', parts[1], '--format', 'json'])).stdout);
     await showView(page, 'document');
     for (const [i, part] of parts.entries()) {
+      const name = path.basename(part);
       await page.setInputFiles('[data-testid=pdf-input]', part);
-      await page.waitForSelector(`[data-testid=pdf-panel][data-status=open][data-name="${path.basename(part)}"]`, { state: 'attached', timeout: 60_000 });
-      await page.waitForFunction((name) => document.querySelector('[data-testid=ground-panel][data-status=checked] [data-testid=ground-status]')?.textContent.includes(`located in ${name}`), path.basename(part), { timeout: 60_000 });
-      const rows = await page.$$eval('[data-testid=ground-row]', (rs) => rs.map((r) => [Number(r.dataset.item), r.dataset.verdict]).sort((a, b) => a[0] - b[0]));
-      const file = ground.files[i];
-      assert.deepEqual(rows, file.item_numbers.map((n, k) => [n, file.ground.items[k].verdict]), `${path.basename(part)}: figeval ground's verdicts`);
-      assert.match(await page.locator('[data-testid=ground-status]').textContent(),
-        new RegExp(`^A dataset of several files: its items located in ${path.basename(part).replace('.', '\\.')} are checked here \\(${file.item_numbers.length} of 4\\)`));
+      await page.waitForSelector(`[data-testid=pdf-panel][data-status=open][data-name="${name}"]`, { state: 'attached', timeout: 60_000 });
+      await page.waitForSelector(`[data-testid=ground-panel][data-status=checked] [data-testid=ground-file][data-name="${name}"]`, { timeout: 60_000 });
+      const sections = await page.$$eval('[data-testid=ground-file]', (ss) => ss.map((s) => s.dataset.name));
+      assert.deepEqual(sections, parts.slice(0, i + 1).map((p) => path.basename(p)), 'one section per PDF read, the first kept');
+      const rows = await page.$$eval('[data-testid=ground-file]', (ss) => ss.map((s) => [...s.querySelectorAll('[data-testid=ground-row]')]
+        .map((r) => [Number(r.dataset.item), r.dataset.verdict]).sort((a, b) => a[0] - b[0])));
+      const expected = ground.files.slice(0, i + 1).map((file) => file.item_numbers.map((n, k) => [n, file.ground.items[k].verdict]));
+      assert.deepEqual(rows, expected, `after ${name}: figeval ground's verdicts, file by file`);
+      const checked = expected.flat().length;
+      const status = await page.locator('[data-testid=ground-status]').textContent();
+      const read = parts.slice(0, i + 1).map((p) => path.basename(p)).join(', ');
+      assert.ok(status.startsWith(`A dataset of several files: ${checked} of its 4 item locations are checked, in ${read}.`), status);
+      if (i === 0) {
+        // The two paths naming part2.pdf (part2.pdf and manual/part2.pdf) name it once.
+        assert.match(status, /Open manual\/part2\.pdf to check the rest\./);
+      } else {
+        assert.doesNotMatch(status, /to check the rest/);
+      }
     }
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -148,6 +148,7 @@ pub fn app() -> Html {
                     };
                     dispatch.dispatch(Action::Read {
                         generation,
+                        name: bridge::pdf_name().into(),
                         texts,
                         sources,
                         ms: bridge::now_ms() - started,

@@ -80,6 +80,48 @@ fn findings(g: &Ground, numbers: Option<&[usize]>) -> Html {
     }
 }
 
+/// What the check read: the one PDF's check, or a dataset of several files checked in each PDF
+/// read in this page that one of its locations names.
+#[derive(PartialEq)]
+enum Checked {
+    One(Ground),
+    Files {
+        /// The PDFs read in this page, by name.
+        read: Vec<String>,
+        /// Each PDF read that holds items, with their check.
+        files: Vec<FileGround>,
+        /// The dataset's paths no PDF read here is, listed for the status (`""`: none).
+        unread: String,
+        /// How many locations the dataset's items give.
+        locations: usize,
+    },
+}
+
+/// The check of the items located in one PDF of a dataset of several files.
+#[derive(PartialEq)]
+struct FileGround {
+    name: std::rc::Rc<str>,
+    ground: Ground,
+    /// Each checked item's number in the dataset.
+    numbers: Vec<usize>,
+}
+
+/// The status's count of findings over the checks `grounds`.
+fn summary(grounds: &[&Ground]) -> String {
+    let n: usize = grounds.iter().map(|g| g.items.len()).sum();
+    let pages: u32 = grounds.iter().map(|g| g.pdf_pages).sum();
+    if grounds.iter().all(|g| g.all_ok()) {
+        format!("No findings: every checked item of the {n} is on a page that carries its caption or heading ({pages} pages read).")
+    } else {
+        let found: usize = grounds
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .filter(|i| i.verdict.is_finding())
+            .count();
+        format!("{found} of {n} items have a finding ({pages} pages read).")
+    }
+}
+
 /// The dataset-check panel.
 #[function_component(GroundPanel)]
 pub fn ground_panel() -> Html {
@@ -89,39 +131,74 @@ pub fn ground_panel() -> Html {
         DatasetIn::SeveralFiles(d) => Some((d.clone(), true)),
         _ => None,
     };
-    // A dataset of several files (contract §1.5) is checked on its items located in the open
-    // PDF, found by its file name, as `figeval ground` checks each of its PDFs.
-    let checked = use_memo((doc.pages().cloned(), dataset), |(pages, dataset)| {
-        let (p, (d, several)) = (pages.as_ref()?, dataset.as_ref()?);
-        if !several {
-            return Some((ground_read(d, &p.texts, &p.page_sources()), None));
-        }
-        let name = crate::bridge::pdf_name();
-        let (located, numbers) = in_file(d, &name, p.texts.len());
-        let g = ground_read(&located, &p.texts, &p.page_sources());
-        Some((g, Some((name, numbers, d.items.len()))))
-    });
+    // A dataset of several files (contract §1.5) is checked on its items located in each PDF
+    // read in this page, found by its file name, as `figeval ground` checks each of its PDFs.
+    let checked = use_memo(
+        (doc.pages().cloned(), dataset, doc.read.clone()),
+        |(pages, dataset, read)| {
+            let (p, (d, several)) = (pages.as_ref()?, dataset.as_ref()?);
+            if !several {
+                return Some(Checked::One(ground_read(d, &p.texts, &p.page_sources())));
+            }
+            let files: Vec<FileGround> = read
+                .iter()
+                .filter_map(|(name, p)| {
+                    let (located, numbers) = in_file(d, name, p.texts.len());
+                    (!numbers.is_empty()).then(|| FileGround {
+                        name: name.clone(),
+                        ground: ground_read(&located, &p.texts, &p.page_sources()),
+                        numbers,
+                    })
+                })
+                .collect();
+            // The dataset's files that no PDF read here is, each named once (two paths of one
+            // file, `part2.pdf` and `manual/part2.pdf`, name it once).
+            let same = figeval::files::same_file;
+            let mut unread: Vec<&str> = Vec::new();
+            for l in d.items.iter().flat_map(|i| &i.expected_locations) {
+                let is_read = files.iter().any(|f| same(&f.name, &l.path));
+                if !is_read && !unread.iter().any(|u| same(u, &l.path)) {
+                    unread.push(&l.path);
+                }
+            }
+            let locations = d.items.iter().map(|i| i.expected_locations.len()).sum();
+            Some(Checked::Files {
+                read: read.iter().map(|(n, _)| n.to_string()).collect(),
+                unread: unread.join(", "),
+                locations,
+                files,
+            })
+        },
+    );
     let (status, text, body) = match (&doc.texts, &doc.dataset, checked.as_ref()) {
-        (_, _, Some((_, Some((name, numbers, _))))) if numbers.is_empty() => (
+        (_, _, Some(Checked::Files { read, files, .. })) if files.is_empty() => (
             "several-files",
-            format!("The dataset is of several files (expected_locations), and none of its items has a location in {name}: open one of its files to check the items located in it."),
+            format!("The dataset is of several files (expected_locations), and none of its items has a location in {}: open one of its files to check the items located in it.", read.join(", ")),
             html! {},
         ),
-        (_, _, Some((g, located))) => {
-            let n = g.items.len();
-            let mut text = if g.all_ok() {
-                format!("No findings: every checked item of the {n} is on a page that carries its caption or heading ({} pages read).", g.pdf_pages)
-            } else {
-                let found = g.items.iter().filter(|i| i.verdict.is_finding()).count();
-                format!("{found} of {n} items have a finding ({} pages read).", g.pdf_pages)
-            };
-            if let Some((name, numbers, of)) = located {
-                text = format!(
-                    "A dataset of several files: its items located in {name} are checked here ({} of {of}); open each other file to check its items. {text}",
-                    numbers.len()
-                );
+        (_, _, Some(Checked::One(g))) => ("checked", summary(&[g]), findings(g, None)),
+        (_, _, Some(Checked::Files { files, unread, locations, .. })) => {
+            let grounds: Vec<&Ground> = files.iter().map(|f| &f.ground).collect();
+            let names: Vec<&str> = files.iter().map(|f| &*f.name).collect();
+            let checked: usize = files.iter().map(|f| f.numbers.len()).sum();
+            let mut text = format!(
+                "A dataset of several files: {checked} of its {locations} item locations are checked, in {}.",
+                names.join(", ")
+            );
+            if !unread.is_empty() {
+                text.push_str(&format!(" Open {unread} to check the rest."));
             }
-            ("checked", text, findings(g, located.as_ref().map(|(_, n, _)| n.as_slice())))
+            text.push(' ');
+            text.push_str(&summary(&grounds));
+            let body = html! {
+                for files.iter().map(|f| html! {
+                    <section class="ground-file" data-testid="ground-file" data-name={f.name.to_string()} aria-label={f.name.to_string()}>
+                        <h4>{ f.name.to_string() }</h4>
+                        { findings(&f.ground, Some(f.numbers.as_slice())) }
+                    </section>
+                })
+            };
+            ("checked", text, body)
         }
         (Texts::Reading { done, total }, _, _) => (
             "reading",

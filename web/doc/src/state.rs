@@ -167,7 +167,7 @@ pub enum DatasetIn {
     /// The announced text did not parse: `Dataset::parse`'s errors.
     Invalid(Rc<Vec<String>>),
     /// A dataset of several files (`expected_locations`, contract §1.5): the check reads the
-    /// items located in the one PDF open.
+    /// items located in each PDF read in this page ([`Doc::read`]).
     SeveralFiles(Shared<Dataset>),
 }
 
@@ -245,7 +245,14 @@ pub struct Doc {
     /// While OCR reads the scanned pages: the pages read so far and their captions (a page
     /// still to read is [`Source::Unreadable`] with [`NOT_READ_YET`]).
     pub so_far: Option<Shared<Pages>>,
+    /// Every PDF whose texts were read in this page, by file name, in the order last read (the
+    /// open one last once read; a PDF read again replaces its earlier read), at most
+    /// [`READ_FILES`]: a dataset of several files is checked in each.
+    pub read: Rc<Vec<(Rc<str>, Shared<Pages>)>>,
 }
+
+/// How many PDFs' texts [`Doc::read`] keeps; opening one more forgets the one read longest ago.
+pub const READ_FILES: usize = 16;
 
 /// Why a page of a read under way has no text yet (the viewer's words).
 pub const NOT_READ_YET: &str = "not read by OCR yet";
@@ -318,6 +325,7 @@ impl Default for State {
                 dataset_note: "".into(),
                 hits: Shared::new(Vec::new()),
                 so_far: None,
+                read: Rc::new(Vec::new()),
             },
             view: View::Check,
             folded: false,
@@ -353,6 +361,8 @@ pub enum Action {
     Read {
         /// Whose read.
         generation: u32,
+        /// The PDF's file name.
+        name: Rc<str>,
         /// The texts (index 0 = page 1), or why they could not be read.
         texts: Result<Vec<String>, String>,
         /// Where each text came from (index 0 = page 1).
@@ -405,6 +415,7 @@ impl State {
             }
             Action::Read {
                 generation,
+                name,
                 texts,
                 sources,
                 ms,
@@ -414,7 +425,16 @@ impl State {
                 if generation == doc.generation && doc.pdf != Pdf::Loading {
                     doc.so_far = None;
                     doc.texts = match texts {
-                        Ok(texts) => Texts::Ready(Shared::new(Pages::new(texts, sources, ms))),
+                        Ok(texts) => {
+                            let pages = Shared::new(Pages::new(texts, sources, ms));
+                            let read = Rc::make_mut(&mut doc.read);
+                            read.retain(|(n, _)| *n != name);
+                            if read.len() == READ_FILES {
+                                read.remove(0);
+                            }
+                            read.push((name, pages.clone()));
+                            Texts::Ready(pages)
+                        }
                         Err(why) => Texts::Failed(why.into()),
                     };
                 }
@@ -522,6 +542,7 @@ mod tests {
         assert_eq!(s.doc.texts, Texts::Reading { done: 1, total: 2 });
         let s = s.apply(Action::Read {
             generation: 1,
+            name: "a.pdf".into(),
             texts: Ok(page_texts()),
             sources: Vec::new(),
             ms: 12.0,
@@ -557,6 +578,7 @@ mod tests {
         assert_eq!(stale.doc.so_far, s.doc.so_far);
         let done = s.clone().apply(Action::Read {
             generation: 1,
+            name: "a.pdf".into(),
             texts: Ok(page_texts()),
             sources: Vec::new(),
             ms: 1.0,
@@ -571,6 +593,7 @@ mod tests {
     fn a_read_says_which_pages_ocr_read() {
         let s = open(3).apply(Action::Read {
             generation: 1,
+            name: "a.pdf".into(),
             texts: Ok(vec![
                 String::new(),
                 "Figure 1.1: A plot.\n".into(),
@@ -603,6 +626,53 @@ mod tests {
     }
 
     #[test]
+    fn every_pdf_read_is_kept_by_name_the_latest_last() {
+        let read = |s: State, name: &str, pages: u32| {
+            let generation = s.doc.generation + 1;
+            s.apply(Action::Pdf(Pdf::Open { pages }))
+                .apply(Action::Read {
+                    generation,
+                    name: name.into(),
+                    texts: Ok(vec![String::new(); pages as usize]),
+                    sources: Vec::new(),
+                    ms: 1.0,
+                })
+        };
+        let names = |s: &State| -> Vec<(String, usize)> {
+            s.doc
+                .read
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.texts.len()))
+                .collect()
+        };
+        let s = read(read(State::default(), "a.pdf", 2), "b.pdf", 3);
+        assert_eq!(names(&s), [("a.pdf".into(), 2), ("b.pdf".into(), 3)]);
+        // Read again, a.pdf replaces its earlier read and comes last.
+        let s = read(s, "a.pdf", 4);
+        assert_eq!(names(&s), [("b.pdf".into(), 3), ("a.pdf".into(), 4)]);
+        // A read that failed keeps nothing; closing the PDF forgets no read.
+        let failed = s
+            .clone()
+            .apply(Action::Pdf(Pdf::Open { pages: 1 }))
+            .apply(Action::Read {
+                generation: s.doc.generation + 1,
+                name: "c.pdf".into(),
+                texts: Err("broken".into()),
+                sources: Vec::new(),
+                ms: 1.0,
+            });
+        assert_eq!(names(&failed), names(&s));
+        assert_eq!(names(&s.clone().apply(Action::Pdf(Pdf::None))), names(&s));
+        // At most READ_FILES: the one read longest ago goes first.
+        let mut many = s;
+        for i in 0..READ_FILES {
+            many = read(many, &format!("f{i}.pdf"), 1);
+        }
+        assert_eq!(many.doc.read.len(), READ_FILES);
+        assert_eq!(&*many.doc.read[0].0, "f0.pdf");
+    }
+
+    #[test]
     fn a_read_of_an_earlier_pdf_is_dropped() {
         let s = open(2)
             .apply(Action::Pdf(Pdf::Loading))
@@ -616,6 +686,7 @@ mod tests {
             })
             .apply(Action::Read {
                 generation: 1,
+                name: "a.pdf".into(),
                 texts: Ok(page_texts()),
                 sources: Vec::new(),
                 ms: 1.0,
@@ -623,6 +694,7 @@ mod tests {
         assert_eq!(s.doc.texts, Texts::Reading { done: 0, total: 3 });
         let s = s.apply(Action::Read {
             generation: 2,
+            name: "b.pdf".into(),
             texts: Err("the PDF was closed".into()),
             sources: Vec::new(),
             ms: 1.0,
@@ -636,6 +708,7 @@ mod tests {
             .apply(Action::Pdf(Pdf::Loading))
             .apply(Action::Read {
                 generation: 1,
+                name: "a.pdf".into(),
                 texts: Err("the PDF was closed".into()),
                 sources: Vec::new(),
                 ms: 1.0,
@@ -649,6 +722,7 @@ mod tests {
     fn a_failed_open_clears_the_texts_and_ends_the_generation() {
         let s = open(2).apply(Action::Read {
             generation: 1,
+            name: "a.pdf".into(),
             texts: Ok(page_texts()),
             sources: Vec::new(),
             ms: 1.0,
