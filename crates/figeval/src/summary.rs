@@ -92,9 +92,9 @@ impl Summary {
             }
         }
         let rate = |x: f64| if n == 0 { 0.0 } else { round4(x / n as f64) };
-        let ranked = stated[1];
+        let (ranked, depth) = (stated[1], top_k.unwrap_or(0));
         for (i, cell) in stated.iter_mut().enumerate().skip(1) {
-            *cell &= top_k.unwrap_or(0) >= Ranking::ALL[i - 1].depth();
+            *cell &= depth >= Ranking::ALL[i - 1].depth();
         }
         // The stated means' bootstraps, drawn in one batch (on every core with `threads`).
         let mut samples: [Option<&[f64]>; 5] = [None; 5];
@@ -112,7 +112,6 @@ impl Summary {
                 *cell = Some((rate(sum), drawn[i].map(Interval::rounded)));
             }
         }
-        let depth = top_k.unwrap_or(0);
         let ranking_note = match () {
             _ if !ranked => Some(RANKING_NOTES[3]),
             _ if top_k.is_none() => Some(RANKING_NOTES[2]),

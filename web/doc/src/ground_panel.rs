@@ -136,6 +136,8 @@ pub fn ground_panel() -> Html {
     let checked = use_memo(
         (doc.pages().cloned(), dataset, doc.read.clone()),
         |(pages, dataset, read)| {
+            // Nothing is checked while the open PDF is still being read; once it is, it is
+            // the last of `read`.
             let (p, (d, several)) = (pages.as_ref()?, dataset.as_ref()?);
             if !several {
                 return Some(Checked::One(ground_read(d, &p.texts, &p.page_sources())));

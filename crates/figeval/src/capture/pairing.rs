@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use serde::de::DeserializeSeed;
+
 use super::envelope::{Entry, EntrySeed, RequestFields};
 use super::error::{CaptureError, CaptureErrors, Source};
 #[cfg(feature = "connectors")]
@@ -14,7 +16,6 @@ use crate::report::Scored;
 use crate::request::{CacheMode, RequestInfo, SearchRequest};
 use crate::response::{BodySeed, Match, Response};
 use crate::score::{score_item, ItemRecord, ScoreConfig};
-use serde::de::DeserializeSeed;
 
 /// How many line-level errors are kept; past that they are counted, not stored.
 const MAX_KEPT_ERRORS: usize = 100;
@@ -124,6 +125,7 @@ impl<'d, K> Pairing<'d, K> {
     /// matches' [`Match::content`] is `None`. For a caller that reads no content (scoring never
     /// does; the page's snippets and the provenance audit do). It spares unescaping and copying
     /// the content: about a tenth of `figeval score`'s time (BENCHMARKS.md).
+    ///
     /// Native builds only: the page always reads the content, for its snippets.
     #[cfg(not(target_family = "wasm"))]
     pub fn skip_content(&mut self) {
