@@ -11,6 +11,8 @@ use crate::request::{CacheMode, RequestInfo};
 use crate::score::{ItemRecord, Metric, Ranking, ScoreConfig};
 use crate::summary::Summary;
 
+pub mod key;
+
 /// What a summary is of: every scored item, or one group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {
@@ -337,6 +339,12 @@ impl Report {
     pub fn unchecked_warning(&self) -> Option<&'static str> {
         let states_something = self.summary.n > 0 || !self.by_group.is_empty();
         (self.per_item.is_empty() && states_something).then_some(UNCHECKED)
+    }
+
+    /// The key of the dataset this report was scored on ([`key::dataset_key`]): runs of the
+    /// same items share it, whatever the dataset file was called.
+    pub fn dataset_key(&self) -> String {
+        key::dataset_key(&self.per_item, &self.unscored)
     }
 
     /// The report as indented JSON, as the command line prints it.
