@@ -2,6 +2,7 @@
 //! real reference deployment over the Octave manual, and a deliberately faulty server for the
 //! tests that are about faults. Everything listens on 127.0.0.1 and is stopped on drop.
 
+pub mod serve;
 pub mod servers;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -10,10 +10,10 @@ const TRUNK: &str = "0.21.14";
 /// Must equal the `wasm-bindgen` crate version in Cargo.lock exactly.
 const WASM_BINDGEN: &str = "0.2.130";
 
-/// Everything: system packages, the Octave manual's check, the wasm target, Trunk,
-/// wasm-bindgen and the npm tools.
+/// Everything: system packages (PostgreSQL 15 for `tests/serve.rs`, which makes a cluster of its
+/// own), the Octave manual's check, the wasm target, Trunk, wasm-bindgen and the npm tools.
 pub fn all() -> Result<(), String> {
-    system_packages(&["poppler-utils", "octave-doc", "chromium"])?;
+    system_packages(&["poppler-utils", "octave-doc", "chromium", "postgresql"])?;
     system_packages(OCR_PACKAGES)?;
     octave_manual()?;
     commit_hook()?;
@@ -104,6 +104,12 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
         "img2pdf" => answers("img2pdf", &["--version"]).is_some(),
         "qpdf" => answers("qpdf", &["--version"]).is_some(),
         "python3-pil" => answers("/usr/bin/python3", &["-c", "import PIL"]).is_some(),
+        "postgresql" => {
+            Path::new(testkit::postgres::DEFAULT_BIN)
+                .join("initdb")
+                .exists()
+                && answers("psql", &["--version"]).is_some()
+        }
         _ => false,
     };
     let missing: Vec<&str> = wanted.iter().copied().filter(|p| !present(p)).collect();

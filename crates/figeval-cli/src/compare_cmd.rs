@@ -4,6 +4,8 @@
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use figeval::Report;
 use std::process::ExitCode;
 
 use figeval::gate::{significance_gate, SignificanceGate};
@@ -25,43 +27,55 @@ pub struct Gates<'a> {
 const ANY_FLAG: &str = "--fail-on-regression";
 const SIGNIFICANT_FLAG: &str = "--fail-on-significant-regression";
 
+/// A report to compare and what the comparison calls it (its file, or where it was fetched).
+pub struct Labeled {
+    /// What the comparison calls it.
+    pub label: String,
+    /// The report.
+    pub report: Report,
+}
+
+/// Reads the report files, each labelled with its path.
+pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Labeled>, Failure> {
+    paths
+        .iter()
+        .map(|p| {
+            Ok(Labeled {
+                label: p.display().to_string(),
+                report: files::read_report(p)?,
+            })
+        })
+        .collect()
+}
+
 /// Compares the reports (two: before and after; more: every run against the first), prints the
 /// comparison (and appends it as Markdown to `summary_file`), and applies the gates to every
 /// run.
 pub fn run(
-    paths: &[PathBuf],
+    reports: &[Labeled],
     format: Format,
     gates: &Gates,
     summary_file: Option<&Path>,
 ) -> Outcome {
-    match paths {
+    match reports {
         [before, after] => run_two(before, after, format, gates, summary_file),
-        [base, runs @ ..] => run_many(base, runs, format, gates, summary_file),
-        [] => Err(Failure::Input("compare needs at least two reports".into())),
+        [base, runs @ ..] if !runs.is_empty() => run_many(base, runs, format, gates, summary_file),
+        _ => Err(Failure::Input("compare needs at least two reports".into())),
     }
 }
 
 /// Several runs against a base: the matrix, and the gates applied to each run.
 fn run_many(
-    base: &Path,
-    runs: &[PathBuf],
+    base: &Labeled,
+    runs: &[Labeled],
     format: Format,
     gates: &Gates,
     summary_file: Option<&Path>,
 ) -> Outcome {
-    let base_report = files::read_report(base)?;
-    let run_reports = runs
-        .iter()
-        .map(|p| files::read_report(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let labels: Vec<String> = runs.iter().map(|p| p.display().to_string()).collect();
-    let base_label = base.display().to_string();
-    let pairs: Vec<(&str, &figeval::Report)> = labels
-        .iter()
-        .map(String::as_str)
-        .zip(&run_reports)
-        .collect();
-    let m = matrix::compare_many((&base_label, &base_report), &pairs);
+    let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
+    let pairs: Vec<(&str, &figeval::Report)> =
+        runs.iter().map(|r| (r.label.as_str(), &r.report)).collect();
+    let m = matrix::compare_many((&base.label, &base.report), &pairs);
     for c in &m.comparisons {
         check_gates(c, gates)?;
     }
@@ -196,18 +210,16 @@ fn verdict(tripped: &[String], significant: Option<&SignificanceGate>) -> Outcom
 
 /// Two reports: the before/after comparison.
 fn run_two(
-    before: &Path,
-    after: &Path,
+    before: &Labeled,
+    after: &Labeled,
     format: Format,
     gates: &Gates,
     summary_file: Option<&Path>,
 ) -> Outcome {
-    let b = files::read_report(before)?;
-    let a = files::read_report(after)?;
-    let c = figeval::compare::compare_ranked(&b, &a);
+    let c = figeval::compare::compare_ranked(&before.report, &after.report);
     check_gates(&c, gates)?;
     let sig = significance(&[(None, &c)], gates);
-    let (bl, al) = (before.display().to_string(), after.display().to_string());
+    let (bl, al) = (before.label.clone(), after.label.clone());
     let markdown = || {
         render::comparison_markdown(&c, &bl, &al) + &gate_text(sig.as_ref(), render::gate_markdown)
     };

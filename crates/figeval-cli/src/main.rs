@@ -27,8 +27,10 @@ mod files;
 mod ground_cmd;
 mod labels;
 mod probe_cmd;
+mod push_cmd;
 mod run_cmd;
 mod score_cmd;
+mod serve_cmd;
 mod validate_cmd;
 
 /// The dataset used when `--dataset` is not given.
@@ -85,8 +87,14 @@ enum Command {
     /// first (BASE A B …): a matrix with Holm-adjusted p-values.
     Compare {
         /// The reports: the first is the base (before), every other one is compared with it.
-        #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+        /// With --baseline-from, the stored run is the base and one report is enough.
+        #[arg(required = true, num_args = 1.., value_name = "REPORT")]
         reports: Vec<PathBuf>,
+        /// Take the base from a figeval server: the newest stored run matching the filters
+        /// (`URL?label=branch:main`; the reports' dataset unless `dataset=` is given). The
+        /// token comes from FIGEVAL_TOKEN.
+        #[arg(long, value_name = "URL?FILTERS")]
+        baseline_from: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -161,6 +169,27 @@ enum Command {
         format: CaptionsFormat,
         #[command(flatten)]
         read: ground_cmd::ReadArgs,
+    },
+    /// Serve the app and the team's stored runs, with tokens and a proxy to deployments; `serve
+    /// token …` manages the tokens.
+    Serve(serve_cmd::ServeArgs),
+    /// Push a report to a figeval server and print its short link (token: FIGEVAL_TOKEN).
+    Push {
+        /// The report.
+        report: PathBuf,
+        /// The server's URL.
+        #[arg(long)]
+        server: String,
+        /// The run's name (default: the report's run.name, else its source and start).
+        #[arg(long)]
+        name: Option<String>,
+        /// A label, KEY=VALUE (repeated): branch, git sha, deployment, configuration.
+        #[arg(long = "label", value_name = "KEY=VALUE", value_parser = push_cmd::parse_label)]
+        labels: Vec<(String, String)>,
+        /// Also store the capture the report was scored from, so the page shows what each
+        /// match said.
+        #[arg(long)]
+        capture: Option<PathBuf>,
     },
 }
 
@@ -276,6 +305,28 @@ enum Format {
     Markdown,
 }
 
+/// The reports of `figeval compare`: the files, after the stored baseline when
+/// `--baseline-from` is given.
+fn compare_reports(
+    paths: &[PathBuf],
+    baseline_from: Option<&str>,
+) -> Result<Vec<compare_cmd::Labeled>, fail::Failure> {
+    let mut reports = compare_cmd::read_all(paths)?;
+    match baseline_from {
+        Some(from) => {
+            let base = push_cmd::baseline(from, &reports[0].report)?;
+            reports.insert(0, base);
+        }
+        None if reports.len() < 2 => {
+            return Err(fail::Failure::Input(
+                "compare needs two reports or more, or one with --baseline-from".into(),
+            ))
+        }
+        None => {}
+    }
+    Ok(reports)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -299,19 +350,22 @@ fn main() -> ExitCode {
         ),
         Command::Compare {
             reports,
+            baseline_from,
             format,
             fail_on_regression,
             fail_on_significant_regression,
             summary_file,
-        } => compare_cmd::run(
-            &reports,
-            format,
-            &compare_cmd::Gates {
-                any_drop: &fail_on_regression,
-                significant_drop: &fail_on_significant_regression,
-            },
-            summary_file.as_deref(),
-        ),
+        } => compare_reports(&reports, baseline_from.as_deref()).and_then(|reports| {
+            compare_cmd::run(
+                &reports,
+                format,
+                &compare_cmd::Gates {
+                    any_drop: &fail_on_regression,
+                    significant_drop: &fail_on_significant_regression,
+                },
+                summary_file.as_deref(),
+            )
+        }),
         Command::Export {
             dataset,
             responses,
@@ -340,6 +394,20 @@ fn main() -> ExitCode {
         Command::Captions { pdf, format, read } => {
             ground_cmd::captions(&pdf, matches!(format, CaptionsFormat::Json), &read)
         }
+        Command::Serve(args) => serve_cmd::run(args),
+        Command::Push {
+            report,
+            server,
+            name,
+            labels,
+            capture,
+        } => push_cmd::push(
+            &report,
+            &server,
+            name.as_deref(),
+            &labels,
+            capture.as_deref(),
+        ),
     };
     match result {
         Ok(code) => code,
