@@ -58,6 +58,16 @@ impl Served {
 
     /// [`Served::start`], or what the server said before it exited.
     pub fn try_start(store: &str, app: &Path, extra: &[&str]) -> Result<Served, String> {
+        Served::try_start_with(store, app, extra, &[])
+    }
+
+    /// [`Served::try_start`] with these environment variables set.
+    pub fn try_start_with(
+        store: &str,
+        app: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Served, String> {
         let mut child = Command::new(bin("figeval"))
             .args([
                 "serve",
@@ -69,6 +79,7 @@ impl Served {
             ])
             .arg(app)
             .args(extra)
+            .envs(env.iter().copied())
             .current_dir(repo_root())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
