@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use figeval_e2e::serve::{
-    app_dir, call, create_token, fixture_capture, fixture_report, new_store, push_body, Kind,
-    Served,
+    app_dir, call, create_token, fixture_capture, fixture_report, new_store, push_body, serve,
+    try_serve, Kind, Served,
 };
 use figeval_e2e::{expect, repo_root};
 
@@ -50,7 +50,7 @@ fn push(s: &Served, token: Option<&str>, body: &str) -> serde_json::Value {
 fn a_pushed_report_is_listed_read_linked_and_renamed_but_never_changed(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let report = fixture_report(dir.path());
     let markup = "<img src=x onerror=alert(1)> & \"quoted\"";
     let pushed = push(
@@ -161,7 +161,7 @@ fn a_pushed_report_is_listed_read_linked_and_renamed_but_never_changed(kind: Kin
 fn a_capture_and_its_dataset_are_scored_as_figeval_score_scores_them(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let (capture, dataset) = fixture_capture();
     let body = serde_json::json!({"capture": capture, "dataset": serde_json::from_str::<serde_json::Value>(&dataset).unwrap(), "name": "scored here"});
     let pushed = push(&s, None, &body.to_string());
@@ -215,7 +215,7 @@ fn a_capture_and_its_dataset_are_scored_as_figeval_score_scores_them(kind: Kind)
 fn listing_pages_newest_first_through_the_cursor_and_filters(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let report = fixture_report(dir.path());
     let mut pushed = Vec::new();
     for i in 0..7 {
@@ -308,7 +308,7 @@ fn listing_pages_newest_first_through_the_cursor_and_filters(kind: Kind) {
 fn bad_input_is_refused_with_its_status_and_its_words(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &["--max-body", "16KiB"]);
+    let s = serve(&store, &app_dir(dir.path()), &["--max-body", "16KiB"]);
     let report = fixture_report(dir.path());
     let runs = s.url("/api/runs");
 
@@ -426,7 +426,7 @@ fn tokens_have_scopes_and_the_page_signs_in_for_a_session_cookie(kind: Kind) {
         );
     }
 
-    let s = Served::start(&store, &app, &[]);
+    let s = serve(&store, &app, &[]);
     let runs = s.url("/api/runs");
     // push: pushes, cannot read; read: reads, cannot push or delete; admin: everything.
     let id = push(&s, Some(&ci), &push_body(&report, "from ci", &[]))["id"]
@@ -539,7 +539,7 @@ fn tokens_have_scopes_and_the_page_signs_in_for_a_session_cookie(kind: Kind) {
     call("GET", &runs, None, None, &same_site).is_error(401, "unauthorized", "session has ended");
 
     // No token, cookie or session value in any log line.
-    let (status, lines) = s.terminate();
+    let (status, lines) = s.terminate().unwrap();
     assert!(status.success(), "{lines:#?}");
     for secret in [&ci, &reader, &admin, &cookie, &admin_cookie] {
         let value = secret.split('=').next_back().unwrap();
@@ -559,7 +559,7 @@ fn tokens_have_scopes_and_the_page_signs_in_for_a_session_cookie(kind: Kind) {
 fn two_hundred_concurrent_pushes_are_each_stored_once(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let report = Arc::new(fixture_report(dir.path()));
     let url = Arc::new(s.url("/api/runs"));
     let threads: Vec<_> = (0..200)
@@ -635,7 +635,7 @@ fn a_server_killed_mid_push_keeps_every_answered_run_and_nothing_half_written(ki
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
     let app = app_dir(dir.path());
-    let s = Served::start(&store, &app, &[]);
+    let s = serve(&store, &app, &[]);
     // Pushes with a capture, so each write is several rows and a few hundred kilobytes.
     let (capture, _) = fixture_capture();
     let body = serde_json::json!({
@@ -688,7 +688,7 @@ fn a_server_killed_mid_push_keeps_every_answered_run_and_nothing_half_written(ki
     }
     let answered = answered.lock().unwrap().clone();
 
-    let s = Served::start(&store, &app, &[]);
+    let s = serve(&store, &app, &[]);
     let stored = all_runs(&s, None);
     let stored_ids: BTreeSet<String> = stored
         .iter()
@@ -732,14 +732,14 @@ fn a_store_that_cannot_be_written_refuses_pushes_and_still_serves_reads(kind: Ki
     let store = new_store(kind, dir.path());
     let app = app_dir(dir.path());
     let report = fixture_report(dir.path());
-    let s = Served::start(&store, &app, &[]);
+    let s = serve(&store, &app, &[]);
     let id = push(&s, None, &push_body(&report, "before", &[]))["id"]
         .as_str()
         .unwrap()
         .to_string();
     drop(s);
     let _undo = make_read_only(kind, &store, dir.path());
-    let s = Served::start(&store, &app, &[]);
+    let s = serve(&store, &app, &[]);
     let refused = call(
         "POST",
         &s.url("/api/runs"),
@@ -823,7 +823,7 @@ fn a_store_of_a_newer_schema_is_refused_with_the_reason(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
     let app = app_dir(dir.path());
-    drop(Served::start(&store, &app, &[]));
+    drop(serve(&store, &app, &[]));
     match kind {
         Kind::Sqlite => {
             let ok = std::process::Command::new("/usr/bin/python3")
@@ -841,7 +841,7 @@ fn a_store_of_a_newer_schema_is_refused_with_the_reason(kind: Kind) {
                 .unwrap();
         }
     }
-    let e = Served::try_start(&store, &app, &[]).err().expect("refused");
+    let e = try_serve(&store, &app, &[]).err().expect("refused");
     assert!(
         e.contains("schema is version 99") && e.contains("newer figeval"),
         "{e}"
@@ -852,7 +852,7 @@ fn a_store_of_a_newer_schema_is_refused_with_the_reason(kind: Kind) {
 fn push_prints_the_short_link_and_compare_takes_the_newest_matching_baseline(kind: Kind) {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(kind, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let report = fixture_report(dir.path());
     let file = dir.path().join("report.json");
     std::fs::write(&file, &report).unwrap();
@@ -934,8 +934,8 @@ fn two_servers_on_one_postgres_store_share_runs_and_sessions() {
     let store = new_store(Kind::Postgres, dir.path());
     let app = app_dir(dir.path());
     let admin = create_token(&store, "admin", "admin");
-    let a = Served::start(&store, &app, &[]);
-    let b = Served::start(&store, &app, &[]);
+    let a = serve(&store, &app, &[]);
+    let b = serve(&store, &app, &[]);
     let report = fixture_report(dir.path());
     let id = push(&a, Some(&admin), &push_body(&report, "pushed to a", &[]))["id"]
         .as_str()
@@ -973,7 +973,7 @@ fn two_servers_on_one_postgres_store_share_runs_and_sessions() {
 fn a_missing_app_says_how_to_build_it() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(Kind::Sqlite, dir.path());
-    let e = Served::try_start(&store, &dir.path().join("no-dist"), &[])
+    let e = try_serve(&store, &dir.path().join("no-dist"), &[])
         .err()
         .expect("refused");
     assert!(
@@ -1002,7 +1002,7 @@ fn a_non_loopback_address_without_a_token_is_refused_and_insecure_no_auth_says_w
     .stderr_has("--insecure-no-auth");
     // With tokens in the store, --insecure-no-auth still lets anyone in, and says so.
     create_token(&store, "admin", "admin");
-    let s = Served::start(&store, &app, &["--insecure-no-auth"]);
+    let s = serve(&store, &app, &["--insecure-no-auth"]);
     assert!(s
         .lines()
         .iter()
@@ -1017,7 +1017,7 @@ fn a_non_loopback_address_without_a_token_is_refused_and_insecure_no_auth_says_w
 fn an_open_loopback_server_answers_only_to_loopback_host_names() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(Kind::Sqlite, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let rebound = call(
         "GET",
         &s.url("/api/runs"),
@@ -1042,7 +1042,7 @@ fn an_open_loopback_server_answers_only_to_loopback_host_names() {
 fn sigterm_lets_a_request_in_flight_finish_then_closes_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(Kind::Sqlite, dir.path());
-    let s = Served::start(&store, &app_dir(dir.path()), &[]);
+    let s = serve(&store, &app_dir(dir.path()), &[]);
     let body = push_body(&fixture_report(dir.path()), "in flight", &[]);
     let addr = s.base.trim_start_matches("http://").to_string();
     let mut stream = TcpStream::connect(&addr).unwrap();
@@ -1065,7 +1065,7 @@ fn sigterm_lets_a_request_in_flight_finish_then_closes_the_store() {
     let mut answer = String::new();
     std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
-    let (status, lines) = s.terminate();
+    let (status, lines) = s.terminate().unwrap();
     assert!(status.success(), "{lines:#?}");
     assert!(lines
         .iter()

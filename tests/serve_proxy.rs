@@ -3,7 +3,7 @@
 //! default connector and through a connector object; a deliberately faulty deployment for what
 //! must never leak (header values) and what must be loud (no pages, redirects).
 
-use figeval_e2e::serve::{app_dir, call, new_store, Kind, Served};
+use figeval_e2e::serve::{app_dir, call, new_store, try_serve_with, Kind, Served};
 use figeval_e2e::{expect, FaultyServer, Refsearch, Reply, OCTAVE_DATASET};
 
 /// The secret the deployments' `Authorization` header carries in these tests.
@@ -61,7 +61,7 @@ fn search(s: &Served, name: &str, body: &str) -> figeval_e2e::serve::Answer {
 
 fn start(dir: &std::path::Path, file: &str) -> Served {
     let store = new_store(Kind::Sqlite, dir);
-    Served::try_start_with(
+    try_serve_with(
         &store,
         &app_dir(dir),
         &["--deployments", file],
@@ -210,7 +210,7 @@ fn header_values_never_leave_the_server_and_failures_are_loud() {
     search(&s, "moved", &search_body("q")).is_error(502, "deployment_failed", "HTTP 302");
     assert_eq!(moved.asked().len(), 1, "a redirect is not followed");
 
-    let (_, lines) = s.terminate();
+    let (_, lines) = s.terminate().unwrap();
     assert!(!lines.iter().any(|l| l.contains(SECRET)), "{lines:#?}");
     assert!(
         lines

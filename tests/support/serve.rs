@@ -1,11 +1,9 @@
 //! `figeval serve` under test: started on a free loopback port over a store of either kind,
 //! its stderr kept (the log lines), stopped on drop; a small HTTP client; the stores.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::{bin, repo_root};
 
@@ -38,135 +36,33 @@ pub fn app_dir(dir: &Path) -> PathBuf {
     app
 }
 
-/// A running `figeval serve`.
-pub struct Served {
-    child: Option<Child>,
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
-    lines: Arc<Mutex<Vec<String>>>,
+/// A running `figeval serve` (`testkit::serve::Served`).
+pub use testkit::serve::Served;
+
+/// Starts `figeval serve --listen 127.0.0.1:0 --store STORE --app APP EXTRA…` and waits until
+/// it listens.
+pub fn serve(store: &str, app: &Path, extra: &[&str]) -> Served {
+    try_serve_with(store, app, extra, &[]).unwrap_or_else(|e| panic!("{e}"))
 }
 
-impl Served {
-    /// Starts `figeval serve --listen 127.0.0.1:0 --store STORE --app APP EXTRA…` and waits
-    /// until it listens.
-    pub fn start(store: &str, app: &Path, extra: &[&str]) -> Served {
-        match Served::try_start(store, app, extra) {
-            Ok(s) => s,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// [`Served::start`], or what the server said before it exited.
-    pub fn try_start(store: &str, app: &Path, extra: &[&str]) -> Result<Served, String> {
-        Served::try_start_with(store, app, extra, &[])
-    }
-
-    /// [`Served::try_start`] with these environment variables set.
-    pub fn try_start_with(
-        store: &str,
-        app: &Path,
-        extra: &[&str],
-        env: &[(&str, &str)],
-    ) -> Result<Served, String> {
-        let mut child = Command::new(bin("figeval"))
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--store",
-                store,
-                "--app",
-            ])
-            .arg(app)
-            .args(extra)
-            .envs(env.iter().copied())
-            .current_dir(repo_root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start figeval serve: {e}"))?;
-        let stderr = child.stderr.take().ok_or("stderr is piped")?;
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = mpsc::channel();
-        let kept = lines.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix(figeval_server_listening()) {
-                    let _ = tx.send(url.trim().to_string());
-                }
-                kept.lock().unwrap().push(line);
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok(base) = rx.recv_timeout(Duration::from_millis(50)) {
-                return Ok(Served {
-                    child: Some(child),
-                    base,
-                    lines,
-                });
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                std::thread::sleep(Duration::from_millis(100));
-                return Err(format!(
-                    "figeval serve exited ({status}): {}",
-                    lines.lock().unwrap().join("\n")
-                ));
-            }
-            if Instant::now() > deadline {
-                let _ = child.kill();
-                return Err("figeval serve did not listen within 60 s".into());
-            }
-        }
-    }
-
-    /// Every stderr line so far.
-    pub fn lines(&self) -> Vec<String> {
-        self.lines.lock().unwrap().clone()
-    }
-
-    /// `base` + `path`.
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    /// Its process id.
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().map_or(0, Child::id)
-    }
-
-    /// Kills it with SIGKILL and waits for it.
-    pub fn kill9(mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-
-    /// Sends SIGTERM and waits for the exit; its status and stderr.
-    pub fn terminate(mut self) -> (std::process::ExitStatus, Vec<String>) {
-        let mut c = self.child.take().expect("running");
-        let _ = Command::new("kill")
-            .args(["-TERM", &c.id().to_string()])
-            .status();
-        let status = c.wait().expect("figeval serve ends");
-        std::thread::sleep(Duration::from_millis(100));
-        (status, self.lines())
-    }
+/// [`serve`], or what the server said before it exited.
+pub fn try_serve(store: &str, app: &Path, extra: &[&str]) -> Result<Served, String> {
+    try_serve_with(store, app, extra, &[])
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn figeval_server_listening() -> &'static str {
-    "figeval serve: listening on "
+/// [`try_serve`] with these environment variables set.
+pub fn try_serve_with(
+    store: &str,
+    app: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Result<Served, String> {
+    let mut command = testkit::serve::command(&bin("figeval"), store, app);
+    command
+        .args(extra)
+        .envs(env.iter().copied())
+        .current_dir(repo_root());
+    Served::start(&mut command, true)
 }
 
 /// An answer: status, headers (lowercase names) and body.

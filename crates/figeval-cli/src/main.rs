@@ -314,7 +314,10 @@ fn compare_reports(
     let mut reports = compare_cmd::read_all(paths)?;
     match baseline_from {
         Some(from) => {
-            let base = push_cmd::baseline(from, &reports[0].report)?;
+            let first = reports.first().ok_or_else(|| {
+                fail::Failure::Input("--baseline-from compares with a report: name one".into())
+            })?;
+            let base = push_cmd::baseline(from, &first.report)?;
             reports.insert(0, base);
         }
         None if reports.len() < 2 => {

@@ -3,6 +3,7 @@
 //! - [`manual`]: where the GNU Octave manual is (`FIGEVAL_OCTAVE_PDF`) and whether it is the
 //!   exact PDF the tests are written for (its SHA-256);
 //! - [`refsearch`]: starting `refsearch` and reading its `listening on` line;
+//! - [`serve`]: the same for `figeval serve`, its log lines kept;
 //! - [`postgres`]: a PostgreSQL cluster of the tests' own under the target folder, one per
 //!   test binary, a database per test, never left running;
 //! - [`expect`]: running a command and checking its exit status and output, with the
@@ -19,5 +20,6 @@ pub mod expect;
 pub mod manual;
 pub mod postgres;
 pub mod refsearch;
+pub mod serve;
 
 pub use expect::{expect, expect_within, Outcome};

@@ -180,6 +180,11 @@ impl Store {
     pub async fn create_session(&self, holder: &Holder) -> Result<Secret, StoreError> {
         let cookie = Secret::new_session().map_err(StoreError::Failed)?;
         let now = clock::now_us();
+        // Ended sessions are removed as new ones come, so the table holds live ones only.
+        sqlx::query("DELETE FROM sessions WHERE expires_us <= $1")
+            .bind(now)
+            .execute(self.pool())
+            .await?;
         sqlx::query(
             "INSERT INTO sessions (hash, token_id, created_us, expires_us) VALUES ($1, $2, $3, $4)",
         )
