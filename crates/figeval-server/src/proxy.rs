@@ -254,14 +254,19 @@ impl Deployment {
             None => req.call(),
         };
         let (status, status_text, text, retry_after) = match outcome {
-            Ok(resp) => (resp.status(), String::new(), read_body(resp)?, None),
+            Ok(resp) => (
+                resp.status(),
+                String::new(),
+                read_body(resp, &self.name)?,
+                None,
+            ),
             Err(ureq::Error::Status(code, resp)) => {
                 let retry_after = resp.header("Retry-After").map(str::to_string);
                 let status_text = resp.status_text().to_string();
                 (
                     code,
                     status_text,
-                    read_body(resp).unwrap_or_default(),
+                    read_body(resp, &self.name).unwrap_or_default(),
                     retry_after,
                 )
             }
@@ -360,20 +365,38 @@ fn io_cause(t: &ureq::Transport) -> Option<std::io::Error> {
     None
 }
 
-/// An answer's body, at most the contract's 64 MiB, as UTF-8 text.
-fn read_body(resp: ureq::Response) -> Result<String, ApiError> {
+/// An answer's body, at most the contract's 64 MiB, as UTF-8 text; a failure names the
+/// deployment `name`.
+fn read_body(resp: ureq::Response, name: &str) -> Result<String, ApiError> {
+    let status = resp.status();
     let mut bytes = Vec::new();
     let limit = live::MAX_BODY_BYTES as u64;
     let read = resp.into_reader().take(limit + 1).read_to_end(&mut bytes);
-    let fail = |detail: String| ApiError::new(StatusCode::BAD_GATEWAY, "deployment_failed", detail);
-    read.map_err(|e| fail(format!("reading the answer failed: {}", e.kind())))?;
+    let fail = |detail: String, retryable: bool| {
+        let mut e = ApiError::new(StatusCode::BAD_GATEWAY, "deployment_failed", detail);
+        e.extra = Some(
+            serde_json::json!({"status": status, "retryable": retryable, "retry_after": null}),
+        );
+        e
+    };
+    // A connection dropped mid-answer may be retried (contract §2.4); a body too large or not
+    // text may not.
+    read.map_err(|e| {
+        fail(
+            format!("{name}: reading the answer failed: {}", e.kind()),
+            true,
+        )
+    })?;
     if bytes.len() as u64 > limit {
-        return Err(fail(AnswerFailure::TooLarge.to_string()));
+        return Err(fail(format!("{name}: {}", AnswerFailure::TooLarge), false));
     }
     String::from_utf8(bytes).map_err(|e| {
-        fail(format!(
-            "the answer is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
+        fail(
+            format!(
+                "{name}: the answer is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+            false,
+        )
     })
 }
