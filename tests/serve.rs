@@ -857,6 +857,10 @@ fn push_prints_the_short_link_and_compare_takes_the_newest_matching_baseline(kin
     let file = dir.path().join("report.json");
     std::fs::write(&file, &report).unwrap();
     let file = file.to_string_lossy();
+    let (capture, _) = fixture_capture();
+    let capture_file = dir.path().join("run.jsonl");
+    std::fs::write(&capture_file, &capture).unwrap();
+    let capture_file = capture_file.to_string_lossy();
     let pushed = expect(&[
         "push",
         &file,
@@ -866,6 +870,8 @@ fn push_prints_the_short_link_and_compare_takes_the_newest_matching_baseline(kin
         "branch=main",
         "--name",
         "main run",
+        "--capture",
+        &capture_file,
     ]);
     pushed.exit(0).stderr_has("pushed \"main run\"");
     let link = pushed.stdout().trim().to_string();
@@ -875,6 +881,15 @@ fn push_prints_the_short_link_and_compare_takes_the_newest_matching_baseline(kin
         call("GET", &s.url(&format!("/api/runs/{id}")), None, None, &[]).json()["labels"]["branch"],
         "main"
     );
+    // The capture went with it.
+    let kept = call(
+        "GET",
+        &s.url(&format!("/api/runs/{id}/capture")),
+        None,
+        None,
+        &[],
+    );
+    assert_eq!(kept.body, capture);
 
     // The newest run on main is the baseline; the dataset is the report's own.
     let from = format!("{}?label=branch:main", s.base);
@@ -1036,6 +1051,37 @@ fn an_open_loopback_server_answers_only_to_loopback_host_names() {
         &[("sec-fetch-site", "cross-site")],
     )
     .is_error(403, "forbidden", "another site");
+    // The page learns it may do anything without signing in.
+    let me = call("GET", &s.url("/api/session"), None, None, &[]).json();
+    assert_eq!(
+        me,
+        serde_json::json!({"signed_in": false, "open": true, "name": null, "scope": "admin"})
+    );
+}
+
+#[test]
+fn the_public_url_makes_the_short_links_and_a_secure_session_cookie() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(Kind::Sqlite, dir.path());
+    let admin = create_token(&store, "admin", "admin");
+    let s = serve(
+        &store,
+        &app_dir(dir.path()),
+        &["--public-url", "https://figeval.example/"],
+    );
+    let report = fixture_report(dir.path());
+    let pushed = push(&s, Some(&admin), &push_body(&report, "x", &[]));
+    let id = pushed["id"].as_str().unwrap();
+    assert_eq!(pushed["url"], format!("https://figeval.example/r/{id}"));
+    let a = call(
+        "POST",
+        &s.url("/api/session"),
+        None,
+        Some(&serde_json::json!({"token": admin}).to_string()),
+        &[],
+    );
+    let set = a.header("set-cookie").unwrap();
+    assert!(set.ends_with("; Secure"), "{set}");
 }
 
 #[test]
