@@ -2,7 +2,9 @@
 //! or `FIGEVAL_PG_BIN`), made under the target folder with `initdb` and started with `pg_ctl`
 //! on a free loopback port, its socket inside its own folder. PostgreSQL refuses to run as
 //! root: as root, every server command runs as the `postgres` user (`runuser -u postgres --`),
-//! which owns the cluster's folder; otherwise as the user running the tests.
+//! which owns the cluster's folder; otherwise as the user running the tests. When a folder
+//! above the target folder does not let the postgres user pass (a checkout under `/root`), the
+//! cluster goes to the system's temporary folder instead.
 //!
 //! A test binary shares one cluster ([`Cluster::shared`]) and makes a database per test
 //! ([`Cluster::database`]). The cluster is stopped when the binary's process ends, whichever
@@ -25,6 +27,37 @@ pub struct Cluster {
     bin: PathBuf,
     port: u16,
     as_postgres: bool,
+}
+
+/// Makes `dir` anew; as root, owned by the postgres user.
+fn prepare(dir: &Path, as_postgres: bool) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if as_postgres {
+        let out = Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(dir)
+            .output()
+            .map_err(|e| format!("cannot run chown: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "chown postgres {}: {}",
+                dir.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the postgres user can reach and write `dir` (every folder above it must let it
+/// pass).
+fn postgres_may_use(dir: &Path) -> bool {
+    Command::new("runuser")
+        .args(["-u", "postgres", "--", "test", "-w"])
+        .arg(dir)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Whether this process runs as root (then the server runs as `postgres`).
@@ -61,26 +94,33 @@ impl Cluster {
                 bin.display()
             ));
         }
-        let _ = std::fs::remove_dir_all(dir);
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let as_postgres = is_root();
+        let mut dir = dir.to_path_buf();
+        prepare(&dir, as_postgres)?;
+        if as_postgres && !postgres_may_use(&dir) {
+            // A folder above it does not let the postgres user pass (a checkout under
+            // /root, mode 700): the cluster goes to the system's temporary folder instead,
+            // named after the folder it was meant for.
+            let _ = std::fs::remove_dir_all(&dir);
+            let name = dir
+                .file_name()
+                .map_or_else(|| "cluster".into(), |n| n.to_string_lossy().into_owned());
+            dir = std::env::temp_dir().join(format!("figeval-postgres-{name}"));
+            prepare(&dir, as_postgres)?;
+            if !postgres_may_use(&dir) {
+                return Err(format!(
+                    "the postgres user cannot use {} (nor the folder under target/): every \
+                     folder above it must let it pass (mode o+x)",
+                    dir.display()
+                ));
+            }
+        }
         let cluster = Cluster {
-            dir: dir.to_path_buf(),
+            dir,
             bin,
             port: free_port()?,
             as_postgres,
         };
-        if as_postgres {
-            // The postgres user owns the folder; every folder above it must let it pass
-            // (the target folder is root's, mode 755).
-            cluster.run(
-                Command::new("chown")
-                    .args(["-R", "postgres:postgres"])
-                    .arg(dir),
-                "chown",
-            )?;
-        }
         let data = cluster.data();
         let mut initdb = cluster.server_command("initdb");
         cluster.run(
@@ -95,14 +135,14 @@ impl Cluster {
         let options = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200",
             cluster.port,
-            dir.display()
+            cluster.dir.display()
         );
         let mut start = cluster.server_command("pg_ctl");
         start
             .arg("-D")
             .arg(&data)
             .arg("-l")
-            .arg(dir.join("server.log"))
+            .arg(cluster.dir.join("server.log"))
             .arg("-o")
             .arg(options)
             .args(["-w", "-t", "120", "start"]);
