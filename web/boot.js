@@ -1,6 +1,6 @@
 // Loads the app's WebAssembly. Kept as a file (not inline) so the page's
 // Content-Security-Policy can say script-src 'self'.
-import init from './figeval-web.js';
+import init, { work_report, work_banner } from './figeval-web.js';
 
 // Share links are raw DEFLATE (contract §10.2), made and opened by the browser's own
 // (De)CompressionStream so the app's WebAssembly carries no codec (src/browser.rs). Inflating
@@ -83,6 +83,23 @@ document.addEventListener('click', (e) => {
     s.hidden = false;
   });
 });
+// The workbench module (web/work): the dataset, the live run and offline scoring, loaded while
+// the app says it is wanted (its view is on show, or the Document view checks its dataset). The
+// app says so, and what the check reads, through `shown`; the workbench hands its reports and
+// banner messages to the app, which asks it for a report's files by key (web/README.md).
+let work;
+globalThis.figevalWork = {
+  shown(load, here, corpus) {
+    Object.assign(this, { here, corpus });
+    if (load || work) (work ??= module('work')).then((m) => m.update(), (e) => {
+      work = null;
+      work_banner('The workbench could not be loaded', e.message, '', 0);
+    });
+  },
+  file: (key, which) => work.then((m) => m.file(key, which)),
+  report: work_report,
+  banner: work_banner,
+};
 // The runs module (web/runs): the comparison's tables, ranking metrics and items × runs, in the
 // Compare view, loaded once two reports are compared; the app announces their names and JSON
 // (none: fewer than two) after each change, and the module renders into the view's elements.

@@ -1,14 +1,14 @@
 //! What the document module's dataset check reads: the dataset of what is on screen. The
 //! report view checks the open report's items (a report carries each item's question, pages
-//! and figure reference), the compare view its baseline's, the workbench the dataset loaded
-//! there. The module is told which one it checked, and is warned when the workbench's dataset
-//! is for another corpus than the report open in the page (whose PDF is likely the one open).
+//! and figure reference), the compare view its baseline's. With no such report on show (the
+//! workbench, an empty report or compare view) the check reads the workbench's dataset: the
+//! workbench module announces it (web/work), told so through boot.js's `figevalWork`.
 
 use std::rc::Rc;
 
 use figeval::{Dataset, Item, Page, Report};
+use figeval_web_common::checked::Announced;
 
-use crate::shared::Shared;
 use crate::state::{AppState, OpenReport, View};
 
 /// What is checked, cheap to compare (pointers and keys): the app announces it again only
@@ -22,31 +22,11 @@ pub enum Target {
         /// Which view shows it.
         view: View,
     },
-    /// The dataset of the workbench.
-    Dataset {
-        /// The dataset, when its text is valid.
-        dataset: Option<Shared<Dataset>>,
-        /// Where it came from.
-        source: Rc<str>,
+    /// The dataset of the workbench, which the workbench module announces.
+    Workbench {
         /// The corpus of the report open in the page, when one is.
         report_corpus: Option<Rc<str>>,
     },
-}
-
-/// What the module is told: the dataset's text (`""`: none), which one it is, and a warning
-/// (`""`: none).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Announced {
-    /// The dataset as JSON (`""`: nothing to check).
-    pub text: String,
-    /// Which dataset it is, as the check names it.
-    pub what: String,
-    /// A warning to show above the check.
-    pub note: String,
-    /// The hits of the report on show whose responses were read in this page, for the
-    /// module's provenance audit (contract §14.8): a JSON array of `[page_start, page_end,
-    /// cut, content]`, one per ranked-window match with content and pages (`""`: none).
-    pub hits: String,
 }
 
 /// The hits [`Announced::hits`] lists: each record's ranked-window rows with the start of what
@@ -81,9 +61,7 @@ pub fn target(state: &AppState) -> Target {
             open,
             view: state.view,
         },
-        None => Target::Dataset {
-            dataset: state.dataset.clone(),
-            source: state.dataset_source.clone(),
+        None => Target::Workbench {
             report_corpus: state
                 .report
                 .as_ref()
@@ -116,8 +94,8 @@ pub fn dataset_of(report: &Report) -> Dataset {
 }
 
 impl Target {
-    /// What to tell the module.
-    pub fn announced(&self) -> Announced {
+    /// What the app tells the module (`None`: the workbench module tells it).
+    pub fn announced(&self) -> Option<Announced> {
         match self {
             Target::Report { open, view } => {
                 let report = &open.report;
@@ -126,7 +104,7 @@ impl Target {
                     _ => "the report on show",
                 };
                 if report.per_item.is_empty() {
-                    return Announced {
+                    return Some(Announced {
                         text: String::new(),
                         what: format!(
                             "{whose} ({}, corpus {}) keeps no per-item records, so it has no items to check",
@@ -134,9 +112,9 @@ impl Target {
                         ),
                         note: String::new(),
                         hits: String::new(),
-                    };
+                    });
                 }
-                Announced {
+                Some(Announced {
                     hits: open
                         .said
                         .as_ref()
@@ -149,43 +127,9 @@ impl Target {
                         report.per_item.len()
                     ),
                     note: String::new(),
-                }
+                })
             }
-            Target::Dataset {
-                dataset,
-                source,
-                report_corpus,
-            } => {
-                let Some(d) = dataset else {
-                    return Announced {
-                        text: String::new(),
-                        what: format!(
-                            "the dataset in Run & score ({source}), which does not parse"
-                        ),
-                        note: String::new(),
-                        hits: String::new(),
-                    };
-                };
-                let note = match report_corpus {
-                    Some(c) if **c != *d.corpus_id => format!(
-                        "This dataset is for {}, but the report open in this page is for {c}: if the \
-                         open PDF is that report's document, these findings compare the wrong pair. \
-                         Open the Report view to check the report's own items.",
-                        d.corpus_id
-                    ),
-                    _ => String::new(),
-                };
-                Announced {
-                    text: d.to_value().to_string(),
-                    what: format!(
-                        "the dataset in Run & score ({source}, corpus {}, {} items)",
-                        d.corpus_id,
-                        d.items.len()
-                    ),
-                    note,
-                    hits: String::new(),
-                }
-            }
+            Target::Workbench { .. } => None,
         }
     }
 }
@@ -211,20 +155,19 @@ mod tests {
                     + "\n"
             })
             .collect();
-        let (report, said) =
-            crate::scoring::score_capture(&d, &capture, false, 2, figeval::RunInfo::default())
-                .unwrap();
+        let (report, said) = crate::state::tests::score(&d, &capture);
         let open = OpenReport {
             name: "here.json".into(),
-            report: Shared::new(report),
-            said: Some(said),
+            report: crate::shared::Shared::new(report),
+            said: Some(crate::shared::Shared::new(said)),
             key: 1,
         };
         let target = Target::Report {
             open: open.clone(),
             view: View::Report,
         };
-        let hits: Vec<serde_json::Value> = serde_json::from_str(&target.announced().hits).unwrap();
+        let hits: Vec<serde_json::Value> =
+            serde_json::from_str(&target.announced().unwrap().hits).unwrap();
         assert_eq!(
             hits.len(),
             d.items.len(),
@@ -238,7 +181,7 @@ mod tests {
             open: OpenReport { said: None, ..open },
             view: View::Report,
         };
-        assert_eq!(from_file.announced().hits, "");
+        assert_eq!(from_file.announced().unwrap().hits, "");
     }
 
     fn octave_dataset() -> Dataset {
@@ -263,10 +206,7 @@ mod tests {
                     + "\n"
             })
             .collect();
-        let (report, _) =
-            crate::scoring::score_capture(&d, &capture, false, 2, figeval::RunInfo::default())
-                .unwrap();
-        report
+        crate::state::tests::score(&d, &capture).0
     }
 
     #[test]
@@ -277,7 +217,7 @@ mod tests {
             text: report.to_json_pretty(),
         });
         assert_eq!(s.view, View::Report);
-        let a = target(&s).announced();
+        let a = target(&s).announced().unwrap();
         let d = Dataset::parse(&a.text).unwrap();
         assert_eq!(d.corpus_id, "octave-manual");
         assert_eq!(d.items.len(), report.per_item.len());
@@ -292,29 +232,26 @@ mod tests {
     }
 
     #[test]
-    fn the_workbench_checks_its_dataset_and_warns_when_the_open_report_is_for_another_corpus() {
-        let s = crate::state::tests::started()
-            .apply(Action::OpenReport {
-                name: "octave.json".into(),
-                text: octave_report().to_json_pretty(),
-            })
-            .apply(Action::Show(View::Workbench));
-        let a = target(&s).announced();
-        assert_eq!(Dataset::parse(&a.text).unwrap().corpus_id, "nasa-apollo-11");
-        assert!(
-            a.what.starts_with("the dataset in Run & score (bundled: "),
-            "{}",
-            a.what
+    fn with_no_report_on_show_the_workbench_announces_its_dataset_with_the_reports_corpus() {
+        let s = AppState::default().apply(Action::OpenReport {
+            name: "octave.json".into(),
+            text: octave_report().to_json_pretty(),
+        });
+        let s = s.apply(Action::Show(View::Workbench));
+        assert_eq!(
+            target(&s),
+            Target::Workbench {
+                report_corpus: Some("octave-manual".into())
+            }
         );
-        assert!(
-            a.note.contains(
-                "for nasa-apollo-11, but the report open in this page is for octave-manual"
-            ),
-            "{}",
-            a.note
+        assert_eq!(
+            target(&s).announced(),
+            None,
+            "the workbench module tells it"
         );
-        // No report open: nothing to warn about.
-        assert!(target(&AppState::default()).announced().note.is_empty());
+        // An empty compare view too.
+        let s = s.apply(Action::Show(View::Compare));
+        assert!(matches!(target(&s), Target::Workbench { .. }));
     }
 
     #[test]
@@ -335,9 +272,6 @@ mod tests {
     #[test]
     fn the_same_state_gives_the_same_target_so_nothing_is_announced_twice() {
         let s = AppState::default();
-        assert_eq!(
-            target(&s),
-            target(&s.clone().apply(Action::AllowMissing(true)))
-        );
+        assert_eq!(target(&s), target(&s.clone().apply(Action::DismissBanner)));
     }
 }

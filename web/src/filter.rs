@@ -257,8 +257,7 @@ impl ListPage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoring::score_capture;
-    use crate::scoring::tests::{body, dataset};
+    use crate::state::tests::{body, dataset, score};
 
     fn records() -> Vec<ItemRecord> {
         let d = dataset();
@@ -267,10 +266,7 @@ mod tests {
             .iter()
             .map(|it| body(&it.question, &[(4, 4), (2, 2)]).to_string() + "\n")
             .collect();
-        score_capture(&d, &text, false, 3, figeval::RunInfo::default())
-            .unwrap()
-            .0
-            .per_item
+        score(&d, &text).0.per_item
     }
 
     #[test]

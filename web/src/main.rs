@@ -1,9 +1,11 @@
-//! The figeval browser app: load a dataset, run it live against a deployment or score saved
-//! responses, read the report, share it as a link, compare two reports.
+//! The figeval browser app: read a report, share it as a link, compare reports. What a shared
+//! report needs is here, loaded first; the workbench (dataset, live run, offline scoring) is a
+//! module of its own, `web/work`, loaded when it is opened, which hands the reports it scores
+//! to this app (`work`).
 //!
 //! Every number comes from the `figeval` crate compiled to WebAssembly; this crate only does
-//! the browser's I/O and lays the numbers out. Pure parts (the reducer, settings, request and
-//! response judging, formatting, filtering) have native unit tests: `cargo test -p figeval-web`.
+//! the browser's I/O and lays the numbers out. Pure parts (the reducer, formatting, filtering)
+//! have native unit tests: `cargo test -p figeval-web`.
 
 #![forbid(unsafe_code)]
 
@@ -11,14 +13,12 @@ mod browser;
 mod checked;
 mod components;
 mod filter;
-mod format;
-mod runner;
-mod scoring;
-mod search;
-mod settings;
 mod state;
+mod work;
 
-use figeval_web_common::{datasets, files, shared};
+use figeval_web_common::{files, format, said, shared};
+
+pub use work::{work_banner, work_report};
 
 fn main() {
     // The app renders into `#app`, beside the document strip of index.html (which is not the

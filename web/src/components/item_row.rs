@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::components::ranked_window::RankedWindow;
 use crate::format;
-use crate::scoring::Said;
+use crate::said::Said;
 use crate::shared::Shared;
 
 /// The short label of a metric's pip.

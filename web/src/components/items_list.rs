@@ -15,7 +15,7 @@ use crate::components::group_table::metric_label;
 use crate::components::item_row::item_row;
 use crate::filter::{Filter, ListPage, Order, Outcome, PAGE_SIZE};
 use crate::format;
-use crate::scoring::Said;
+use crate::said::Said;
 use crate::shared::Shared;
 
 /// Props of [`ItemsList`].

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::components::table_scroll::table_scroll;
 use crate::format::{self, Chip};
-use crate::scoring::Said;
+use crate::said::Said;
 use crate::shared::Shared;
 
 /// Chips shown per match before a wide span is abbreviated.

@@ -1,6 +1,5 @@
 //! The report view: what was scored, the headline, the per-group table and chart, the items.
 
-use figeval::trec::TrecFiles;
 use figeval::{Metric, Report};
 use yew::prelude::*;
 
@@ -10,18 +9,17 @@ use crate::components::group_table::{metric_label, metric_question, GroupTable, 
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
-use crate::scoring::Trec;
-use crate::state::{capture_text, Action, AppState, CaptureLines, OpenReport, Slot};
+use crate::state::{Action, AppState, OpenReport, Slot, WorkFiles};
+use crate::work;
 
 /// Props of [`ReportView`].
 #[derive(Properties, PartialEq)]
 pub struct ReportViewProps {
     /// The report on show.
     pub open: Option<OpenReport>,
-    /// The capture it was scored from, for a live run.
-    pub capture: Option<CaptureLines>,
-    /// Its standard run files (or why there are none), when it was scored in this page.
-    pub trec: Option<Trec>,
+    /// Its files kept by the workbench (a live run's capture, the standard run files, or why
+    /// there are none), when the workbench scored it.
+    pub files: Option<WorkFiles>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<AppState>,
 }
@@ -71,38 +69,28 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             browser::download(&name, "application/json", &(report.to_json_pretty() + "\n"))
         })
     };
-    let download_capture = props.capture.clone().map(|c| {
-        let name = format!("figeval-capture-{stem}.jsonl");
-        Callback::from(move |_: MouseEvent| {
-            browser::download(&name, "application/x-ndjson", &capture_text(&c))
-        })
-    });
-    // The run files are made on the first click (`LazyTrec`); a capture that cannot give them
-    // then shows the core's reason instead of the buttons.
-    let redraw = use_force_update();
-    let trec_files = props.trec.as_ref().map(|trec| match trec.made() {
-        Some(Err(reason)) => html! {
+    // The workbench keeps a report's capture and makes its run files on the first click; a
+    // capture that cannot give them then shows the core's reason instead of the buttons.
+    let ask =
+        |key: u32, which: &'static str| Callback::from(move |_: MouseEvent| work::file(key, which));
+    let download_capture = props
+        .files
+        .as_ref()
+        .filter(|f| f.capture)
+        .map(|f| ask(f.key, "capture"));
+    let trec_files = props.files.as_ref().map(|f| match &f.unavailable {
+        Some(reason) => html! {
             <p class="muted small" data-testid="trec-unavailable" role="status">
                 { format!("No TREC run files for these responses: {reason}") }
             </p>
         },
-        _ => {
-            let button = |id: &'static str, label: &'static str, name: String, pick: fn(&TrecFiles) -> &str| {
-                let (trec, redraw) = (trec.clone(), redraw.clone());
-                let onclick = Callback::from(move |_: MouseEvent| match trec.get() {
-                    Ok(files) => browser::download(&name, "text/plain", pick(files)),
-                    Err(_) => redraw.force_update(),
-                });
-                html! { <button data-testid={id} {onclick}>{ label }</button> }
-            };
-            html! {
-                <>
-                    { button("download-trec-run", "Download TREC run (.txt)", format!("figeval-run-{stem}.txt"), |f| &f.run) }
-                    { button("download-trec-qrels", "Download qrels (.txt)", format!("figeval-qrels-{stem}.txt"), |f| &f.qrels) }
-                    { button("download-trec-queries", "Download query map (.jsonl)", format!("figeval-queries-{stem}.jsonl"), |f| &f.queries) }
-                </>
-            }
-        }
+        None => html! {
+            <>
+                <button data-testid="download-trec-run" onclick={ask(f.key, "run")}>{ "Download TREC run (.txt)" }</button>
+                <button data-testid="download-trec-qrels" onclick={ask(f.key, "qrels")}>{ "Download qrels (.txt)" }</button>
+                <button data-testid="download-trec-queries" onclick={ask(f.key, "queries")}>{ "Download query map (.jsonl)" }</button>
+            </>
+        },
     });
     let compare_as = |slot: Slot| {
         let d = props.dispatch.clone();
@@ -158,7 +146,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     <button data-testid="compare-as-before" onclick={compare_as(Slot::Before)}>{ "Compare: use as before" }</button>
                     <button data-testid="compare-as-after" onclick={compare_as(Slot::After)}>{ "Compare: use as after" }</button>
                 </div>
-                if props.trec.is_some() {
+                if props.files.is_some() {
                     <p class="muted small" data-testid="trec-note">
                         { "The TREC run, qrels and query map (q1…qN; pages as p<page>) are what figeval export writes, for ranx, ir_measures or trec_eval to compute other metrics." }
                     </p>

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use figeval::Report;
 
-use crate::scoring::Said;
+use crate::said::Said;
 use crate::shared::Shared;
 
 /// Which side of a comparison.
@@ -50,13 +50,6 @@ impl OpenReport {
     pub(super) fn keyed(self) -> OpenReport {
         let key = NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         OpenReport { key, ..self }
-    }
-
-    pub(super) fn scored(name: &str, (report, said): (Report, Said)) -> OpenReport {
-        OpenReport {
-            said: Some(said),
-            ..OpenReport::new(name, report)
-        }
     }
 }
 
@@ -175,15 +168,7 @@ mod tests {
     use super::*;
 
     fn open(name: &str) -> OpenReport {
-        use crate::scoring::tests::{body, dataset};
-        let d = dataset();
-        let text: String = d
-            .items
-            .iter()
-            .map(|it| body(&it.question, &[(1, 1)]).to_string() + "\n")
-            .collect();
-        let scored = crate::scoring::score_capture(&d, &text, false, 3, Default::default());
-        OpenReport::new(name, scored.unwrap().0)
+        OpenReport::new(name, crate::state::tests::scored(&[(1, 1)]))
     }
 
     fn names(c: &Compared) -> Vec<String> {

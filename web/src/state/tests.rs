@@ -1,295 +1,130 @@
 //! The reducer's tests: each action through [`AppState::apply`], as the page dispatches it.
 
 use super::*;
-use crate::scoring::tests::{body, dataset};
-use crate::search::envelope_line;
-use figeval::Metric;
+use figeval::snippet::{self, Snippet};
+use figeval::{CaptureReader, Metric, Pairing, RunInfo, ScoreConfig};
 
-fn with_demo_dataset() -> AppState {
-    let text = dataset().to_value().to_string();
-    AppState::default().apply(Action::LoadDataset {
-        source: "demo.json".into(),
-        text: text.into(),
-    })
+pub(crate) fn dataset() -> Dataset {
+    Dataset::parse(&figeval_web_common::demo::dataset_json()).unwrap()
 }
 
-/// A capture of the demo dataset, every item answered with one match citing `pages`.
-fn demo_capture(pages: &[(u32, u32)]) -> String {
-    dataset()
-        .items
-        .iter()
-        .map(|it| body(&it.question, pages).to_string() + "\n")
-        .collect()
-}
+pub(crate) use figeval_web_common::demo::body;
 
-/// The demo dataset scored offline, every item answered with one match citing `pages`.
-fn scored_offline(pages: &[(u32, u32)]) -> AppState {
-    with_demo_dataset()
-        .apply(Action::EditResponses(demo_capture(pages)))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        })
-}
-
-fn start(s: AppState, id: u64, resume: bool) -> AppState {
-    let config = s.settings.validate().unwrap();
-    s.apply(Action::RunStarted {
-        id,
-        config,
-        resume,
-        started_at: "2024-01-01T00:00:00.000Z".into(),
-        now_ms: 1000.0,
-    })
-}
-
-fn answer(s: AppState, id: u64, index: usize, pages: &[(u32, u32)]) -> AppState {
-    let q = s.dataset.as_ref().unwrap().items[index].question.clone();
-    let config = s.settings.validate().unwrap();
-    let line = envelope_line(&q, &config, &body(&q, pages).to_string());
-    s.apply(Action::Received {
-        id,
-        index,
-        line: line.into(),
-        hit: true,
-    })
-}
-
-/// The state once the first bundled dataset, fetched at start, has arrived.
-pub(crate) fn started() -> AppState {
-    let first = &crate::datasets::BUNDLED[0];
-    AppState::default().apply(Action::FirstDataset {
-        source: format!("bundled: {}", first.file),
-        text: crate::datasets::TEXTS[0].into(),
-    })
-}
-
-#[test]
-fn the_app_opens_on_a_valid_bundled_dataset() {
-    assert!(
-        AppState::default().dataset.is_none(),
-        "fetched, not inside the app"
-    );
-    let s = started();
-    assert!(s.dataset.is_some(), "{:?}", s.dataset_errors);
-    assert!(s.dataset_source.starts_with("bundled: "));
-    assert_eq!(s.run.total(), s.dataset.as_ref().unwrap().items.len());
-}
-
-#[test]
-fn the_first_dataset_never_replaces_one_already_there() {
-    let octave = crate::datasets::TEXTS[1];
-    let first = |s: AppState| {
-        s.apply(Action::FirstDataset {
-            source: "bundled: nasa-apollo-11-figures.json".into(),
-            text: crate::datasets::TEXTS[0].into(),
-        })
+/// `capture` of `d` scored as the workbench scores it, with what the matches said.
+pub(crate) fn score(d: &Dataset, capture: &str) -> (Report, Vec<Vec<Snippet>>) {
+    let config = ScoreConfig {
+        max_precise_span_pages: 3,
     };
-    // The deployment's dataset came first.
-    let s = first(AppState::default().apply(Action::DefaultDataset {
-        source: "bundled: octave-manual-figures.json".into(),
-        text: octave.into(),
-    }));
-    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
-    // The user's came first.
-    let s = first(AppState::default().apply(Action::EditDataset(octave.into())));
-    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
-    // And after it, the deployment's still replaces it.
-    let s = started().apply(Action::DefaultDataset {
-        source: "bundled: octave-manual-figures.json".into(),
-        text: octave.into(),
-    });
-    assert_eq!(s.dataset.unwrap().corpus_id, "octave-manual");
+    let read = CaptureReader::read_str(Pairing::keeping(d, config, snippet::of_matches), capture);
+    let (scored, said) = read.pairing.finish_keeping(false).unwrap();
+    (Report::build(scored, RunInfo::default()), said)
 }
 
-#[test]
-fn an_invalid_dataset_lists_every_error_as_figeval_words_it() {
-    let text = r#"{"corpus_id": "", "items": [{"question": "q", "kind": "maybe"}]}"#;
-    let s = AppState::default().apply(Action::EditDataset(text.into()));
-    assert!(s.dataset.is_none());
-    let expected: Vec<String> = Dataset::parse(text)
-        .unwrap_err()
-        .0
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    assert!(expected.len() > 2);
-    assert_eq!(*s.dataset_errors, expected);
-}
-
-#[test]
-fn a_complete_live_run_shows_its_report_and_keeps_its_capture() {
-    let mut s = start(with_demo_dataset(), 1, false);
-    for i in 0..3 {
-        s = answer(s, 1, i, &[(4, 4)]);
-    }
-    assert_eq!(s.run.done(), 3);
-    let s = s.apply(Action::RunFinished {
-        id: 1,
-        now_ms: 3500.0,
-    });
-    assert_eq!(s.run.status, RunStatus::Finished);
-    assert_eq!(s.view, View::Report);
-    let report = &s.report.as_ref().unwrap().report;
-    assert_eq!(report.summary.n, 3);
-    assert_eq!(report.summary.hits(Metric::PageHitAt3), 1);
-    assert_eq!(report.run.source, "live");
-    assert_eq!(report.run.duration_s, 2.5);
-    let kept = s.report_capture.as_ref().unwrap();
-    assert!(
-        Rc::ptr_eq(kept, &s.run.lines),
-        "the report shares the run's capture, not a copy"
-    );
-    assert_eq!(capture_text(kept).lines().count(), 3);
-    assert_eq!(capture_text(kept), s.run.capture_text());
-    let trec = s.report_trec.as_ref().unwrap();
-    assert!(trec.made().is_none(), "made only when asked for");
-    let want = figeval::trec::export_capture(&dataset(), &capture_text(kept));
-    assert_eq!(trec.get(), &want.map_err(|e| e.to_string()));
-}
-
-#[test]
-fn a_failure_stops_the_run_keeps_what_was_received_and_names_the_question() {
-    let s = answer(start(with_demo_dataset(), 1, false), 1, 0, &[(4, 4)]);
-    let s = s.apply(Action::RunFailed {
-        id: 1,
-        message: "The search for question \"What does the curve show?\" failed: HTTP 500".into(),
-        now_ms: 2000.0,
-    });
-    assert!(matches!(s.run.status, RunStatus::Failed(_)));
-    let banner = s.banner.as_ref().unwrap();
-    assert!(banner.detail.contains("What does the curve show?"));
-    assert!(banner.detail.contains("What was received is kept"));
-    assert!(s.run.has_capture());
-    assert_eq!(s.run.capture_text().lines().count(), 1);
-    // An answer that was in flight when the run failed still lands in the capture…
-    let s = answer(s, 1, 1, &[(9, 9)]);
-    assert_eq!(s.run.done(), 2);
-    // …but not one from an older run, nor one after a cancel.
-    let s = answer(s, 0, 2, &[(2, 2)]);
-    assert_eq!(s.run.done(), 2);
-}
-
-#[test]
-fn a_resume_asks_only_for_the_rest_and_completes_the_same_capture() {
-    let s = answer(start(with_demo_dataset(), 1, false), 1, 1, &[(9, 9)]);
-    let s = s.apply(Action::RunCancelled {
-        id: 1,
-        now_ms: 2000.0,
-    });
-    assert!(s.run.can_resume());
-    let s = answer(s, 1, 0, &[(4, 4)]);
-    assert_eq!(s.run.done(), 1, "nothing lands after a cancel");
-    let (_, pending) = s.plan_run(true).unwrap();
-    assert_eq!(pending, vec![0, 2]);
-    let mut s = start(s, 2, true);
-    assert_eq!(s.run.done(), 1, "a resume keeps the capture");
-    s = answer(s, 2, 0, &[(4, 4)]);
-    s = answer(s, 2, 2, &[(2, 2)]);
-    let s = s.apply(Action::RunFinished {
-        id: 2,
-        now_ms: 3000.0,
-    });
-    let report = &s.report.as_ref().unwrap().report;
-    assert_eq!(report.summary.hits(Metric::PageHitAt3), 3);
-    // 1 s before the cancel, 2 s after the resume.
-    assert_eq!(report.run.duration_s, 3.0);
-}
-
-#[test]
-fn a_resume_with_other_search_settings_is_refused() {
-    let s = answer(start(with_demo_dataset(), 1, false), 1, 1, &[(9, 9)]);
-    let mut s = s.apply(Action::RunCancelled { id: 1, now_ms: 0.0 });
-    s.settings.top_k = "10".into();
-    let err = s.plan_run(true).unwrap_err();
-    assert!(err.contains("settings changed"), "{err}");
-    assert!(s.plan_run(false).is_ok(), "a new run is fine");
-}
-
-#[test]
-fn a_run_is_refused_while_top_k_is_below_five() {
-    let mut s = with_demo_dataset();
-    s.settings.top_k = "3".into();
-    assert!(s.plan_run(false).unwrap_err().contains("page_hit_at_5"));
-}
-
-#[test]
-fn offline_scoring_failure_shows_the_capture_errors_text() {
-    let s = with_demo_dataset()
-        .apply(Action::EditResponses("not json\n".into()))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        });
-    let banner = s.banner.unwrap();
-    assert!(
-        banner.detail.starts_with("2 problems with the responses:"),
-        "{}",
-        banner.detail
-    );
-    assert!(banner.detail.contains("line 1, column 2: not JSON"));
-    assert!(banner.detail.contains("3 items with no response"));
-    assert!(s.report.is_none());
-}
-
-#[test]
-fn offline_scoring_opens_the_report_view() {
+/// The demo dataset's report, every item answered with one match citing `pages`.
+pub(crate) fn scored(pages: &[(u32, u32)]) -> Report {
     let d = dataset();
     let text: String = d
         .items
         .iter()
-        .map(|it| body(&it.question, &[(2, 4)]).to_string() + "\n")
+        .map(|it| body(&it.question, pages).to_string() + "\n")
         .collect();
-    let s = with_demo_dataset()
-        .apply(Action::EditResponses(text))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        });
-    assert_eq!(s.view, View::Report);
-    let r = &s.report.unwrap().report;
-    assert_eq!(r.summary.hits(Metric::PageHitAt3), 2);
-    assert_eq!(r.run.source, "pasted responses");
+    score(&d, &text).0
 }
 
-#[test]
-fn offline_scoring_keeps_the_run_files_figeval_export_writes() {
-    let s = scored_offline(&[(2, 4)]);
-    let kept = s.report_trec.clone().unwrap();
-    let want = figeval::trec::export_capture(&dataset(), &demo_capture(&[(2, 4)])).unwrap();
-    assert!(kept.made().is_none(), "made only when asked for");
-    assert_eq!(kept.get(), &Ok(want.clone()));
-    assert!(want.run.contains("q1 Q0 p2 1 1 figeval\n"), "{}", want.run);
-    // A report opened from a file has no responses at hand.
-    let json = s.report.unwrap().report.to_json_pretty();
-    let opened = s_open(&json);
-    assert!(opened.report.is_some());
-    assert!(opened.report_trec.is_none());
-}
-
-fn s_open(json: &str) -> AppState {
-    AppState::default().apply(Action::OpenReport {
-        name: "r.json".into(),
-        text: json.into(),
+/// The state once the workbench handed over the demo dataset's report (key 1, a live run).
+fn handed(pages: &[(u32, u32)]) -> AppState {
+    AppState::default().apply(Action::WorkReport {
+        name: "live run".into(),
+        text: scored(pages).to_json_pretty(),
+        said: None,
+        files: WorkFiles {
+            key: 1,
+            capture: true,
+            unavailable: None,
+        },
     })
 }
 
 #[test]
-fn a_partial_capture_scored_with_allow_missing_says_why_it_has_no_run_files() {
-    let d = dataset();
-    let first = &d.items[0].question;
-    let s = with_demo_dataset()
-        .apply(Action::EditResponses(
-            body(first, &[(2, 2)]).to_string() + "\n",
-        ))
-        .apply(Action::AllowMissing(true))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        });
-    assert!(s.report.is_some());
-    let trec = s.report_trec.unwrap();
-    let reason = trec.get().clone().unwrap_err();
-    assert!(reason.contains("no response"), "{reason}");
+fn a_page_opens_on_its_links_view_and_otherwise_on_the_workbench() {
+    assert_eq!(View::at_start(Some("#report=abc")), View::Report);
+    assert_eq!(View::at_start(Some("#compare=abc")), View::Compare);
+    assert_eq!(View::at_start(Some("#pdf=x")), View::Workbench);
+    assert_eq!(View::at_start(None), View::Workbench);
 }
 
-/// What a link holds, as the page reads it (the core inflating here).
+#[test]
+fn a_report_the_workbench_scored_opens_the_report_view_with_its_files() {
+    let s = AppState::default()
+        .apply(Action::Error {
+            title: "old".into(),
+            detail: "x".into(),
+        })
+        .apply(Action::Show(View::Workbench));
+    let s = s.apply(Action::WorkReport {
+        name: "live run".into(),
+        text: scored(&[(4, 4)]).to_json_pretty(),
+        said: None,
+        files: WorkFiles {
+            key: 3,
+            capture: true,
+            unavailable: None,
+        },
+    });
+    assert_eq!(s.view, View::Report);
+    assert!(s.banner.is_none(), "a report clears the banner");
+    let open = s.report.as_ref().unwrap();
+    assert_eq!(&*open.name, "live run");
+    assert_eq!(open.report.summary.hits(Metric::PageHitAt3), 1);
+    assert_eq!(s.report_files.as_ref().unwrap().key, 3);
+    // Why the run files cannot be written lands on that report only.
+    let other = s.clone().apply(Action::FilesUnavailable {
+        key: 2,
+        reason: "no".into(),
+    });
+    assert_eq!(other.report_files.unwrap().unavailable, None);
+    let s = s.apply(Action::FilesUnavailable {
+        key: 3,
+        reason: "a span too wide".into(),
+    });
+    assert_eq!(
+        s.report_files.unwrap().unavailable.as_deref(),
+        Some("a span too wide")
+    );
+    // A report file opened in the workbench has none.
+    let opened = AppState::default().apply(Action::OpenReport {
+        name: "r.json".into(),
+        text: scored(&[(4, 4)]).to_json_pretty(),
+    });
+    assert!(opened.report.is_some() && opened.report_files.is_none());
+}
+
+#[test]
+fn the_workbenchs_banner_is_changed_in_place_only_while_it_is_on_show() {
+    let said = |s: AppState, n: u32, detail: &str| {
+        s.apply(Action::WorkBanner {
+            n,
+            banner: Some(Banner {
+                title: "The responses cannot be scored".into(),
+                detail: detail.into(),
+                more: None,
+            }),
+        })
+    };
+    let s = said(handed(&[(4, 4)]), 1, "first");
+    assert_eq!(s.banner.as_ref().unwrap().detail, "first");
+    let s = said(s, 1, "changed");
+    assert_eq!(s.banner.as_ref().unwrap().detail, "changed");
+    // Dismissed: a change of the same message does not bring it back; a new one shows.
+    let s = said(s.apply(Action::DismissBanner), 1, "again");
+    assert!(s.banner.is_none());
+    let s = said(s, 2, "new");
+    assert_eq!(s.banner.as_ref().unwrap().detail, "new");
+    // A clear (a run started) clears it.
+    let s = s.apply(Action::WorkBanner { n: 3, banner: None });
+    assert!(s.banner.is_none());
+}
+
 fn link(fragment: &str) -> Result<Link, ShareError> {
     figeval::share::decode_link(fragment)
 }
@@ -303,25 +138,11 @@ fn a_corrupt_share_link_shows_a_message_and_keeps_the_state() {
 
 #[test]
 fn a_share_link_round_trips_a_report() {
-    let s = scored_offline(&[(4, 4)]);
+    let s = handed(&[(4, 4)]);
     let report = s.report.clone().unwrap().report;
     let fragment = figeval::share::fragment(&report).unwrap();
     let opened = AppState::default().apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
     assert_eq!(*opened.report.unwrap().report, *report);
-}
-
-fn scored(pages: &[(u32, u32)]) -> Report {
-    let text: String = dataset()
-        .items
-        .iter()
-        .map(|it| body(&it.question, pages).to_string() + "\n")
-        .collect();
-    let s = with_demo_dataset()
-        .apply(Action::EditResponses(text))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        });
-    (*s.report.unwrap().report).clone()
 }
 
 #[test]
@@ -461,7 +282,7 @@ fn a_corrupt_compare_link_shows_a_message_and_keeps_the_comparison() {
 
 #[test]
 fn a_report_file_that_contradicts_its_items_is_refused_with_the_disagreement() {
-    let s = scored_offline(&[(4, 4)]);
+    let s = handed(&[(4, 4)]);
     let mut v = serde_json::to_value(&*s.report.as_ref().unwrap().report).unwrap();
     let hits = v["page_hit_at_3_hits"].clone();
     v["page_hit_at_3_hits"] = 999.into();
@@ -510,7 +331,7 @@ fn a_dataset_given_where_a_report_belongs_is_named_as_a_dataset() {
 
 #[test]
 fn the_current_report_can_be_compared_with_a_file() {
-    let s = scored_offline(&[(4, 4)]);
+    let s = handed(&[(4, 4)]);
     let json = s.report.as_ref().unwrap().report.to_json_pretty();
     let s = s
         .apply(Action::SetCompare {
@@ -536,89 +357,4 @@ fn the_current_report_can_be_compared_with_a_file() {
         "after.json",
         "a bad file leaves the slot alone"
     );
-}
-
-#[test]
-fn the_deployments_corpus_replaces_the_start_dataset_until_the_user_chooses_one() {
-    let octave = r#"{"corpus_id": "octave-manual", "items": [{"question": "Q?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"}]}"#;
-    let default = |s: AppState| {
-        s.apply(Action::DefaultDataset {
-            source: "bundled: octave-manual-figures.json".into(),
-            text: octave.into(),
-        })
-    };
-    let s = default(AppState::default());
-    assert_eq!(s.dataset.as_ref().unwrap().corpus_id, "octave-manual");
-    assert!(!s.dataset_chosen);
-    // A dataset the user loaded stays.
-    let s = default(with_demo_dataset());
-    assert_eq!(s.dataset.as_ref().unwrap().corpus_id, dataset().corpus_id);
-}
-
-#[test]
-fn a_deployment_serving_another_corpus_is_said_before_the_run() {
-    let s = with_demo_dataset();
-    let base = s.settings.base_url.clone();
-    let served = |s: AppState, base: &str, corpus: Option<&str>| {
-        s.apply(Action::Served {
-            base_url: base.into(),
-            corpus_id: corpus.map(Into::into),
-        })
-    };
-    let s = served(s, &base, Some("octave-manual"));
-    let (said, ours) = s.corpus_mismatch().unwrap();
-    assert_eq!(
-        (&*said, ours.as_str()),
-        ("octave-manual", dataset().corpus_id.as_str())
-    );
-    // The same corpus, an answer for another base URL, or no answer: nothing to say.
-    let corpus = dataset().corpus_id;
-    assert!(served(s.clone(), &base, Some(&corpus))
-        .corpus_mismatch()
-        .is_none());
-    assert!(served(s.clone(), "http://other/api", Some("x"))
-        .corpus_mismatch()
-        .is_none());
-    assert!(served(s, &base, None).corpus_mismatch().is_none());
-}
-
-#[test]
-fn a_capture_of_another_dataset_opens_with_one_line_naming_both_corpora() {
-    let s = with_demo_dataset()
-        .apply(Action::EditResponses(
-            body("Which page shows the moon?", &[(2, 2)]).to_string() + "\n",
-        ))
-        .apply(Action::ScoreOffline {
-            started_at: "t".into(),
-        });
-    let banner = s.banner.clone().unwrap();
-    assert!(
-        banner
-            .detail
-            .starts_with("this capture's one question is not in the dataset"),
-        "{}",
-        banner.detail
-    );
-    assert!(banner.more.unwrap().contains("not in the dataset"));
-    assert_eq!(
-        s.foreign_capture.as_ref().unwrap()[0],
-        "Which page shows the moon?"
-    );
-    let s = s.apply(Action::CaptureCorpus("octave-manual".into()));
-    let detail = s.banner.unwrap().detail;
-    let first = detail.lines().next().unwrap();
-    assert_eq!(
-        first,
-        format!(
-            "this capture is for octave-manual; the dataset is {}",
-            dataset().corpus_id
-        )
-    );
-}
-
-#[test]
-fn the_dataset_cannot_change_under_a_running_run() {
-    let s = start(with_demo_dataset(), 1, false);
-    let s = s.apply(Action::EditDataset("{}".into()));
-    assert!(s.dataset.is_some());
 }

@@ -2,24 +2,24 @@
 
 use yew::prelude::*;
 
+use crate::bridge;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
-use crate::state::{Action, AppState};
+use crate::state::{Action, WorkState};
 
 /// Props of [`OpenReportPanel`].
 #[derive(Properties, PartialEq)]
 pub struct OpenReportPanelProps {
     /// Where actions go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+    pub dispatch: UseReducerDispatcher<WorkState>,
 }
 
 /// The "open a report" card.
 #[function_component(OpenReportPanel)]
 pub fn open_report_panel(props: &OpenReportPanelProps) -> Html {
-    let d = props.dispatch.clone();
-    let on_file = Callback::from(move |(name, text): (String, String)| {
-        d.dispatch(Action::OpenReport { name, text })
-    });
+    // The app reads the report (or refuses it with its banner) and shows it.
+    let on_file =
+        Callback::from(move |(name, text): (String, String)| bridge::open_report(&name, &text));
     let d = props.dispatch.clone();
     let on_error = Callback::from(move |detail: String| {
         d.dispatch(Action::Error {

@@ -10,7 +10,7 @@ use crate::components::code_area::CodeArea;
 use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::format;
-use crate::state::{Action, AppState};
+use crate::state::{Action, WorkState};
 
 /// Props of [`OfflinePanel`].
 #[derive(Properties, PartialEq)]
@@ -24,7 +24,7 @@ pub struct OfflinePanelProps {
     /// Whether a dataset is loaded.
     pub has_dataset: bool,
     /// Where actions go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+    pub dispatch: UseReducerDispatcher<WorkState>,
 }
 
 /// The offline scoring card.

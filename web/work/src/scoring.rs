@@ -12,12 +12,9 @@ use figeval::{
     Scored,
 };
 
+use crate::said::Said;
 use crate::settings::RunConfig;
 use crate::shared::Shared;
-
-/// What each record's top matches said (`figeval::snippet`), in the report's `per_item` order:
-/// kept while the responses are read, so the ranked window can show it.
-pub type Said = Shared<Vec<Vec<Snippet>>>;
 
 /// A pairing that keeps what the matches said.
 fn pairing(dataset: &Dataset, config: ScoreConfig) -> Pairing<'_, Vec<Snippet>> {
@@ -135,6 +132,7 @@ impl LazyTrec {
     }
 
     /// The files if they were made already.
+    #[cfg(test)]
     pub fn made(&self) -> Option<&Result<TrecFiles, String>> {
         self.files.get()
     }
@@ -177,35 +175,10 @@ pub(crate) mod tests {
     use serde_json::json;
 
     pub(crate) fn dataset() -> Dataset {
-        Dataset::parse(
-            &json!({
-                "corpus_id": "demo",
-                "items": [
-                    {"question": "Where is the chart?", "expected_pages": [4],
-                     "figure_ref": "Figure 1", "kind": "locate", "tags": ["figure"]},
-                    {"question": "What does the curve show?", "expected_pages": [9],
-                     "figure_ref": "Figure 2", "kind": "content", "tags": ["figure"]},
-                    {"question": "Where is the prose?", "expected_pages": [2],
-                     "figure_ref": "Section 1", "kind": "locate", "tags": ["prose"]}
-                ]
-            })
-            .to_string(),
-        )
-        .unwrap()
+        Dataset::parse(&figeval_web_common::demo::dataset_json()).unwrap()
     }
 
-    pub(crate) fn body(query: &str, pages: &[(u32, u32)]) -> serde_json::Value {
-        let matches: Vec<_> = pages
-            .iter()
-            .enumerate()
-            .map(|(i, (s, e))| {
-                json!({"chunk_id": i, "content": "…", "score": 1.0,
-                       "metadata": {"chunk_kind": "text"},
-                       "provenance": {"page_start": s, "page_end": e}})
-            })
-            .collect();
-        json!({"query": query, "matches": matches})
-    }
+    pub(crate) use figeval_web_common::demo::body;
 
     #[test]
     fn bare_bodies_one_per_line_are_paired_by_query() {

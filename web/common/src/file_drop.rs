@@ -3,7 +3,7 @@
 use web_sys::{DragEvent, File};
 use yew::prelude::*;
 
-use crate::browser;
+use crate::files as browser;
 
 /// Reads `file` in the background and hands its name and text to `on_file`.
 pub fn read_then(file: File, on_file: Callback<(String, String)>, on_error: Callback<String>) {

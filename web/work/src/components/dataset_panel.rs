@@ -13,7 +13,7 @@ use crate::components::file_drop::FileDrop;
 use crate::components::file_picker::FilePicker;
 use crate::datasets::{Bundled, BUNDLED};
 use crate::shared::Shared;
-use crate::state::{Action, AppState};
+use crate::state::{Action, WorkState};
 
 /// Props of [`DatasetPanel`].
 #[derive(Properties, PartialEq)]
@@ -29,7 +29,7 @@ pub struct DatasetPanelProps {
     /// A run is in progress: the dataset cannot change.
     pub locked: bool,
     /// Where actions go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+    pub dispatch: UseReducerDispatcher<WorkState>,
 }
 
 /// A bundled dataset's text, fetched from beside the page.
@@ -41,7 +41,7 @@ pub async fn bundled_text(b: &'static Bundled) -> Result<Rc<str>, String> {
 /// says why it could not be fetched).
 pub fn fetch_bundled(
     b: &'static Bundled,
-    d: UseReducerDispatcher<AppState>,
+    d: UseReducerDispatcher<WorkState>,
     arrived: fn(String, Rc<str>) -> Action,
 ) {
     wasm_bindgen_futures::spawn_local(async move {
@@ -56,7 +56,7 @@ pub fn fetch_bundled(
 }
 
 /// Loads a bundled dataset as the user's choice.
-pub fn load_bundled(b: &'static Bundled, d: UseReducerDispatcher<AppState>) {
+pub fn load_bundled(b: &'static Bundled, d: UseReducerDispatcher<WorkState>) {
     fetch_bundled(b, d, |source, text| Action::LoadDataset { source, text });
 }
 

@@ -20,7 +20,7 @@ use crate::browser;
 use crate::search::{self, Answer, Failure};
 use crate::settings::RunConfig;
 use crate::shared::Shared;
-use crate::state::{Action, AppState};
+use crate::state::{Action, WorkState};
 
 /// A running run's brakes: `halt` (no new search) and `stop` (abort everything).
 #[derive(Default)]
@@ -87,7 +87,7 @@ pub struct Job {
     /// The settings.
     pub config: RunConfig,
     /// Where answers go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+    pub dispatch: UseReducerDispatcher<WorkState>,
 }
 
 /// Starts a run in the background; the handle stops it.

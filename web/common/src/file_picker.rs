@@ -3,8 +3,8 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::browser;
-use crate::components::file_drop::read_then;
+use crate::file_drop::read_then;
+use crate::files as browser;
 
 /// Props of [`FilePicker`].
 #[derive(Properties, PartialEq)]

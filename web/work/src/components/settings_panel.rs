@@ -5,7 +5,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::settings::{Settings, SettingsError};
-use crate::state::{Action, AppState};
+use crate::state::{Action, WorkState};
 
 /// Props of [`SettingsPanel`].
 #[derive(Properties, PartialEq)]
@@ -15,7 +15,7 @@ pub struct SettingsPanelProps {
     /// A run is in progress: the form is read-only.
     pub locked: bool,
     /// Where actions go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+    pub dispatch: UseReducerDispatcher<WorkState>,
 }
 
 type Field = fn(&mut Settings) -> &mut String;
