@@ -327,8 +327,15 @@ export async function openApp(browser, url, { acceptDownloads = false, permissio
     });
   });
   await page.goto(url);
-  await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
+  await page.waitForSelector('[data-testid=tab-report]', { state: 'attached', timeout: 30_000 });
+  // On the workbench (a page opened without a share link), its module too (web/work).
+  if (await page.getAttribute('[data-testid=tab-workbench]', 'aria-current') === 'page') await workbenchLoaded(page);
   return page;
+}
+
+/** Waits until the workbench module (web/work) has rendered into the workbench's view. */
+export async function workbenchLoaded(page) {
+  await page.waitForSelector('[data-testid=dataset-input]', { state: 'attached', timeout: 30_000 });
 }
 
 /** Drops a file (name, text) onto the element matching `selector`, as a drag and drop would. */
@@ -344,13 +351,16 @@ export async function dropFile(page, selector, name, text) {
 
 /** Loads a bundled dataset by id (`octave-manual-figures`, `nasa-apollo-11-figures`). */
 /**
- * Shows a view by its navigation button, unless it is on show: `workbench`, `report`,
- * `compare`, or `document` (the document tools: the PDF, its check, captions and editor).
+ * Shows a view by its navigation button, unless it is on show: `workbench` (waiting for its
+ * module), `report`, `compare`, or `document` (the document tools: the PDF, its check, captions
+ * and editor).
  */
 export async function showView(page, name) {
   const tab = `[data-testid=tab-${name}]`;
   if (await page.getAttribute(tab, 'aria-current') !== 'page') await page.click(tab);
   await page.waitForSelector(`${tab}[aria-current=page]`);
+  // The workbench is its own module, loaded when its view is first shown.
+  if (name === 'workbench') await workbenchLoaded(page);
 }
 
 /** Shows the document tools (the Document view). */
