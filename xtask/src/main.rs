@@ -19,16 +19,18 @@
 //! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
 //!   and of the Octave manual's page cache (both under the target folder), which `test` does
 //!   before the cargo tests; prints the two variables that `tests/connectors.rs` reads.
-//! - `cargo xtask bundle`: only the main bundle's budget: the main module (`figeval-web`)
-//!   does not depend on the document crate (`cargo tree`, which `test` checks right after
-//!   `circles`), and the `.wasm` and `.js` of `dist/`, gzip -9, are at most 280,000 bytes
-//!   (which `test` checks after its `trunk build`); needs a `dist/` from
-//!   `trunk build --release --offline`.
+//! - `cargo xtask bundle`: only the browser app's budgets (`bundle.rs`): the main module
+//!   (`figeval-web`) does not depend on the document crate (`cargo tree`, which `test` checks
+//!   right after `circles`); what a `#report=` link fetches (the `.wasm` and `.js` at the top of
+//!   `dist/`, gzip -9) is at most 220,000 bytes, and each module loaded on demand (`dist/work`,
+//!   `doc`, `runs`, `connect`) within its own budget (which `test` checks after its
+//!   `trunk build`); needs a `dist/` from `trunk build --release --offline`.
 //!
 //! SIGINT (Ctrl-C) or SIGTERM stops every child the task started before it exits.
 
 use std::process::ExitCode;
 
+mod bundle;
 mod circles;
 mod demo;
 mod paths;
@@ -54,8 +56,8 @@ fn main() -> ExitCode {
         Some("circles") => circles::check_repository(),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),
-        Some("bundle") => test::main_module_without_document()
-            .and_then(|()| test::bundle_within_budget(&sh::root().join("dist"))),
+        Some("bundle") => bundle::main_module_without_document()
+            .and_then(|()| bundle::within_budgets(&sh::root().join("dist"))),
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(

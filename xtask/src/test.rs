@@ -1,5 +1,6 @@
 //! `cargo xtask test`: every check and every test, with one closing count.
 
+use crate::bundle::{self, main_module_without_document};
 use crate::servers::Servers;
 use crate::sh::{self, cmd, exec, run_lines};
 use crate::{circles, paths, ranx, setup};
@@ -310,21 +311,11 @@ fn browser_tests(tally: &mut Tally, servers: &Servers) -> Result<(), String> {
         return Err("Trunk.toml is missing: the browser app cannot be built".into());
     }
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
-    // One build makes the three WebAssembly modules: the app, the document module (web/doc) and
-    // the connector module (web/connect), both loaded on demand (web/README.md). A missing one
-    // would leave doc.test.mjs or connect.test.mjs nothing to load.
-    for module in [
-        "figeval-web_bg.wasm",
-        "doc/figeval-doc_bg.wasm",
-        "connect/figeval-connect_bg.wasm",
-    ] {
-        if !root.join("dist").join(module).exists() {
-            return Err(format!("trunk build made no dist/{module}"));
-        }
-    }
-    // Measured before the tests (which may write into dist/), reported after them: a bundle past
-    // its budget fails the suite without hiding what the browser tests found.
-    let budget = bundle_within_budget(&root.join("dist"));
+    // One build makes the five WebAssembly modules: the app and the four it loads on demand
+    // (web/README.md). Measured before the tests (which may write into dist/), reported after
+    // them: a module that is missing or past its budget fails the suite without hiding what the
+    // browser tests found.
+    let budget = bundle::within_budgets(&root.join("dist"));
     let bins = sh::target_dir().join("debug");
     let mut node = cmd("node", &["--test", "--test-reporter=tap", "tests/browser/"]);
     node.env("FIGEVAL_DIST", root.join("dist"))
@@ -345,138 +336,9 @@ fn browser_tests(tally: &mut Tally, servers: &Servers) -> Result<(), String> {
     }
 }
 
-/// The crate the main browser module must not depend on: the document code is linked only by
-/// the document module (`web/doc`, loaded on demand, outside the budget), so Cargo, not
-/// dead-code elimination, keeps it out of the main bundle.
-const NOT_IN_MAIN_MODULE: &str = "figeval-document";
-
-/// Whether a `cargo tree --prefix none --format {p}` listing names the package `name`.
-fn tree_lists(tree: &str, name: &str) -> bool {
-    tree.lines()
-        .any(|l| l.split_whitespace().next() == Some(name))
-}
-
-/// Fails when the main browser module (`figeval-web`) depends, directly or through another
-/// crate, on [`NOT_IN_MAIN_MODULE`] (its normal dependencies: what it links).
-pub fn main_module_without_document() -> Result<(), String> {
-    let tree = sh::stdout_of(cmd(
-        "cargo",
-        &[
-            "tree",
-            "-p",
-            "figeval-web",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-        ],
-    ))?;
-    let tree = String::from_utf8_lossy(&tree);
-    if !tree_lists(&tree, "figeval-web") {
-        return Err("`cargo tree -p figeval-web` did not list figeval-web itself".into());
-    }
-    if tree_lists(&tree, NOT_IN_MAIN_MODULE) {
-        return Err(format!(
-            "the main browser module (figeval-web) depends on {NOT_IN_MAIN_MODULE}: only the \
-             document module (web/doc) may, or its code counts in the main bundle \
-             (`cargo tree -p figeval-web -i {NOT_IN_MAIN_MODULE}` shows the way in)"
-        ));
-    }
-    eprintln!("bundle: figeval-web does not depend on {NOT_IN_MAIN_MODULE}");
-    Ok(())
-}
-
-/// The main bundle's budget, in bytes: the main app's `.wasm` and `.js` files at
-/// the top of `dist/` (`boot.js` included), each compressed by `gzip -9`, summed. The PDF
-/// viewer's `.mjs` files and the document module in `dist/doc/` load only on demand and do not
-/// count.
-const BUNDLE_BUDGET: u64 = 280_000;
-
-/// Whether a file at the top of `dist/` is part of the main bundle.
-fn in_main_bundle(name: &str) -> bool {
-    name.ends_with(".wasm") || name.ends_with(".js")
-}
-
-/// The verdict on the main bundle's files and their gzip -9 sizes: the figures either way, an
-/// error past [`BUNDLE_BUDGET`].
-fn bundle_verdict(sizes: &[(String, u64)]) -> Result<String, String> {
-    let total: u64 = sizes.iter().map(|(_, n)| n).sum();
-    let files: Vec<String> = sizes.iter().map(|(f, n)| format!("{f} {n}")).collect();
-    let line = format!(
-        "main bundle (gzip -9): {} = {total} B, budget {BUNDLE_BUDGET} B",
-        files.join(" + ")
-    );
-    if sizes.is_empty() {
-        Err("the main bundle has no .wasm or .js file in dist/".into())
-    } else if total > BUNDLE_BUDGET {
-        Err(format!("{line}: over by {} B", total - BUNDLE_BUDGET))
-    } else {
-        Ok(line)
-    }
-}
-
-/// Measures the main bundle in `dist` as BENCHMARKS.md does (`gzip -9c FILE | wc -c`) and fails
-/// when it is over its budget.
-pub fn bundle_within_budget(dist: &std::path::Path) -> Result<(), String> {
-    let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| in_main_bundle(n))
-        .collect();
-    names.sort();
-    let mut sizes = Vec::new();
-    for name in names {
-        let path = dist.join(&name);
-        let gzipped = sh::stdout_of(cmd("gzip", &["-9c", &path.to_string_lossy()]))?;
-        sizes.push((format!("dist/{name}"), gzipped.len() as u64));
-    }
-    eprintln!("{}", bundle_verdict(&sizes)?);
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{bundle_verdict, in_main_bundle, tree_lists, Tally, BUNDLE_BUDGET};
-
-    #[test]
-    fn a_tree_lists_a_package_only_by_its_whole_name() {
-        let tree = "figeval-web v0.1.0 (/r/web)\nfigeval v0.1.0 (/r/crates/figeval)\n\
-                    figeval-web-common v0.1.0 (/r/web/common)\nserde v1.0.229 (*)\n";
-        assert!(tree_lists(tree, "figeval-web"));
-        assert!(tree_lists(tree, "serde"));
-        assert!(!tree_lists(tree, "figeval-document"));
-        assert!(!tree_lists(tree, "figeval-we"));
-        let with = format!("{tree}figeval-document v0.1.0 (/r/crates/figeval-document)\n");
-        assert!(tree_lists(&with, "figeval-document"));
-    }
-
-    #[test]
-    fn the_bundle_counts_wasm_and_js_but_not_the_pdf_viewer_modules() {
-        assert!(in_main_bundle("figeval-web_bg.wasm"));
-        assert!(in_main_bundle("boot.js"));
-        assert!(!in_main_bundle("pdf.worker.min.mjs"));
-        assert!(!in_main_bundle("style.css"));
-        assert!(!in_main_bundle("index.html"));
-    }
-
-    #[test]
-    fn the_bundle_fails_past_its_budget_and_says_by_how_much() {
-        let at = |wasm: u64| {
-            bundle_verdict(&[
-                ("dist/boot.js".to_string(), 1_000),
-                ("dist/figeval-web_bg.wasm".to_string(), wasm),
-            ])
-        };
-        let ok = at(BUNDLE_BUDGET - 1_000).unwrap();
-        assert!(ok.contains("= 280000 B"), "{ok}");
-        let over = at(BUNDLE_BUDGET - 999).unwrap_err();
-        assert!(over.ends_with("over by 1 B"), "{over}");
-        assert!(bundle_verdict(&[]).is_err());
-    }
+    use super::Tally;
 
     #[test]
     fn the_tally_reads_cargo_and_node_summaries() {
