@@ -17,6 +17,7 @@ pub mod file_picker;
 pub mod files;
 pub mod focus;
 pub mod format;
+pub mod nested;
 pub mod said;
 pub mod shared;
 pub mod table_scroll;

@@ -49,7 +49,7 @@ fn mount<C: yew::BaseComponent<Properties = ()>>(id: &str, slot: &mut Mounted<C>
     if let Some((_, old)) = slot.take() {
         old.destroy();
     }
-    let handle = yew::Renderer::<C>::with_root(root.clone()).render();
+    let handle = figeval_web_common::nested::render::<C>(root.clone());
     *slot = Some((root, handle));
 }
 

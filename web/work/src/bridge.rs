@@ -75,7 +75,7 @@ pub fn update() {
                 .and_then(|w| w.document())
                 .and_then(|d| d.get_element_by_id("work-app"));
             if let Some(root) = root {
-                *m = Some(yew::Renderer::<App>::with_root(root).render());
+                *m = Some(figeval_web_common::nested::render::<App>(root));
             }
         }
     });
