@@ -1,6 +1,6 @@
 //! The figeval connector module: a third WebAssembly module of the browser app, loaded by
 //! `web/boot.js` only when another search API is asked for (the Deployment settings' "another
-//! search API…"), so none of it is in the main bundle (and its 280 KB budget).
+//! search API…"), so none of it is in the main bundle (and its 220 KB budget).
 //!
 //! It shows the connector dialog (`#connect-app` in web/index.html): a preset or a mapping of
 //! one's own, checked as it is typed, the header values it needs (kept in memory only), and

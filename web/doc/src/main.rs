@@ -1,6 +1,6 @@
 //! The figeval document module: a second WebAssembly module of the browser app, loaded by
 //! `web/boot.js` only when a PDF is opened or one of its views is asked for, so none of it is in
-//! the main bundle (and its 280 KB budget).
+//! the main bundle (and its 220 KB budget).
 //!
 //! It reads the open PDF's page texts from the viewer (`web/pdfview.mjs`) and runs figeval's
 //! document crate on them — `figeval_document::ground` for the dataset-check panel,

@@ -1,6 +1,6 @@
 //! The figeval runs module: a fourth WebAssembly module of the browser app, loaded by
 //! `web/boot.js` once two reports or more are compared, so none of it is in the main bundle (and
-//! its 280 KB budget).
+//! its 220 KB budget).
 //!
 //! It renders into two places of the app's Compare view. Into `#runs-app`, below the finding
 //! and the reports compared: the comparison's tables, by scope, as `figeval compare` prints them
