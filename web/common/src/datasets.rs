@@ -1,6 +1,6 @@
 //! The example datasets shipped with the app: beside it in `dist/` (copied by `index.html`),
 //! fetched when needed (the first at start), so the main bundle does not carry them (the first
-//! inside it weighed 1.9 KB of the 280 KB budget, gzip -9).
+//! inside it weighed 1.9 KB gzip -9, when the main bundle's budget was 280 KB).
 
 /// A dataset bundled with the app.
 pub struct Bundled {
