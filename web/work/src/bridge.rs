@@ -9,9 +9,8 @@ use std::rc::Rc;
 
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
-use yew::{AppHandle, UseReducerDispatcher};
+use yew::UseReducerDispatcher;
 
-use crate::components::app::App;
 use crate::state::{capture_text, Action, Banner, CaptureLines, Checked, Handed, WorkState};
 
 #[wasm_bindgen]
@@ -38,8 +37,6 @@ struct Kept {
 }
 
 thread_local! {
-    /// The workbench, once rendered into `#work-app`.
-    static MOUNTED: RefCell<Option<AppHandle<App>>> = const { RefCell::new(None) };
     /// The workbench's dispatcher, once it runs.
     static DISPATCH: RefCell<Option<UseReducerDispatcher<WorkState>>> = const { RefCell::new(None) };
     /// What [`file`] hands out.
@@ -64,21 +61,8 @@ fn said_by_app() -> Checked {
     }
 }
 
-/// Renders the workbench into the app's `#work-app` (once), and tells it what the app last
-/// said (boot.js calls this once the module is loaded, and after each word from the app).
-#[wasm_bindgen]
-pub fn update() {
-    MOUNTED.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.is_none() {
-            let root = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("work-app"));
-            if let Some(root) = root {
-                *m = Some(figeval_web_common::nested::render::<App>(root));
-            }
-        }
-    });
+/// Tells the running workbench what the app last said (after each word from the app).
+pub fn heard() {
     if let Some(d) = DISPATCH.with(|d| d.borrow().clone()) {
         d.dispatch(Action::Checked(said_by_app()));
     }

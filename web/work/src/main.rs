@@ -24,11 +24,38 @@ mod search;
 mod settings;
 mod state;
 
-use figeval_web_common::{datasets, files, format, said, shared};
+use std::cell::RefCell;
 
-pub use bridge::{file, update};
+use figeval_web_common::{datasets, files, format, said, shared};
+use wasm_bindgen::prelude::*;
+use yew::AppHandle;
+
+pub use bridge::file;
+
+thread_local! {
+    /// The workbench, once rendered into `#work-app`.
+    static MOUNTED: RefCell<Option<AppHandle<components::app::App>>> = const { RefCell::new(None) };
+}
 
 fn main() {
     // Nothing yet: boot.js calls `update` once the module is loaded, and after each word from
     // the app.
+}
+
+/// Renders the workbench into the app's `#work-app` (once), and tells it what the app last
+/// said (boot.js calls this once the module is loaded, and after each word from the app).
+#[wasm_bindgen]
+pub fn update() {
+    MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_none() {
+            let root = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("work-app"));
+            if let Some(root) = root {
+                *m = Some(figeval_web_common::nested::render(root));
+            }
+        }
+    });
+    bridge::heard();
 }
