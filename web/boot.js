@@ -96,7 +96,7 @@ globalThis.figevalWork = {
       work_banner('The workbench could not be loaded', e.message, '', 0);
     });
   },
-  file: (key, which) => work.then((m) => m.file(key, which)),
+  file: (key, which) => (work ?? Promise.reject(new Error('the workbench is not loaded'))).then((m) => m.file(key, which)),
   report: work_report,
   banner: work_banner,
 };
