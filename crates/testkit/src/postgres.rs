@@ -3,8 +3,8 @@
 //! on a free loopback port, its socket inside its own folder. PostgreSQL refuses to run as
 //! root: as root, every server command runs as the `postgres` user (`runuser -u postgres --`),
 //! which owns the cluster's folder; otherwise as the user running the tests. When a folder
-//! above the target folder does not let the postgres user pass (a checkout under `/root`), the
-//! cluster goes to the system's temporary folder instead.
+//! above the target folder does not let the postgres user pass (a checkout in root's home
+//! folder), the cluster goes to the system's temporary folder instead.
 //!
 //! A test binary shares one cluster ([`Cluster::shared`]) and makes a database per test
 //! ([`Cluster::database`]). The cluster is stopped when the binary's process ends, whichever
@@ -98,9 +98,9 @@ impl Cluster {
         let mut dir = dir.to_path_buf();
         prepare(&dir, as_postgres)?;
         if as_postgres && !postgres_may_use(&dir) {
-            // A folder above it does not let the postgres user pass (a checkout under
-            // /root, mode 700): the cluster goes to the system's temporary folder instead,
-            // named after the folder it was meant for.
+            // A folder above it does not let the postgres user pass (a checkout in root's
+            // home folder, mode 700): the cluster goes to the system's temporary folder
+            // instead, named after the folder it was meant for.
             let _ = std::fs::remove_dir_all(&dir);
             let name = dir
                 .file_name()
