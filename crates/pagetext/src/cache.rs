@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::ocr::OcrText;
+use crate::tesseract::OcrText;
 
 /// The first line of every entry; a new layout gets a new number.
 const MAGIC: &str = "figeval-ocr-cache 1";
@@ -53,6 +53,22 @@ impl Cache {
             let _ = std::fs::remove_file(&temporary);
         })
     }
+}
+
+/// The OCR cache's folder: `$XDG_CACHE_HOME/figeval/ocr`, or `~/.cache/figeval/ocr` when
+/// `XDG_CACHE_HOME` is unset or not an absolute path (as the XDG base directory rules say);
+/// `None` when neither can be found.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    cache_dir_from(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
+}
+
+fn cache_dir_from(
+    xdg_cache_home: Option<std::ffi::OsString>,
+    home: Option<std::ffi::OsString>,
+) -> Option<PathBuf> {
+    let absolute = |v: Option<std::ffi::OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    let base = absolute(xdg_cache_home).or_else(|| absolute(home).map(|h| h.join(".cache")))?;
+    Some(base.join("figeval").join("ocr"))
 }
 
 /// The SHA-256 of a file's content, in lowercase hex.
@@ -134,6 +150,19 @@ mod tests {
         let b = Cache::new(base, "abc", "dpi=300 lang=eng");
         assert_ne!(a.path(1), b.path(1));
         assert!(a.path(1).starts_with("/cache/abc"));
+    }
+
+    #[test]
+    fn the_cache_folder_follows_xdg_cache_home_then_home() {
+        let dir = |xdg: Option<&str>, home: Option<&str>| {
+            cache_dir_from(xdg.map(Into::into), home.map(Into::into))
+        };
+        let xdg = Some(PathBuf::from("/x/figeval/ocr"));
+        assert_eq!(dir(Some("/x"), Some("/h")), xdg);
+        let home = Some(PathBuf::from("/h/.cache/figeval/ocr"));
+        assert_eq!(dir(Some("relative"), Some("/h")), home);
+        assert_eq!(dir(None, Some("/h")), home);
+        assert_eq!(dir(None, None), None);
     }
 
     #[test]
