@@ -20,8 +20,6 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use figeval::stats::SplitMix64;
-
 /// Bump when the generator's output changes, so old files are not reused.
 pub const GEN_VERSION: u32 = 1;
 /// The default seed.
@@ -33,47 +31,8 @@ pub const CORPUS_ID: &str = "bench-synthetic";
 /// The highest page of the synthetic document.
 const PAGES: u32 = 1200;
 
-/// SplitMix64 (the core's [`figeval::stats::SplitMix64`]): small, fast, and the same on every
-/// platform and Rust version.
-#[derive(Clone)]
-pub struct Rng(SplitMix64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(SplitMix64::new(seed))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + self.below(u64::from(hi - lo + 1)) as u32
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-
-    /// A uniform float in `0..1`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// One element of a non-empty slice.
-    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len() as u64) as usize]
-    }
-}
+/// The generator: SplitMix64, from the test kit (the same bytes for the same seed everywhere).
+pub use testkit::Rng;
 
 #[rustfmt::skip]
 const WORDS: &[&str] = &[

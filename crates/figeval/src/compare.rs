@@ -256,7 +256,7 @@ impl Comparison {
 /// `min(1, 2 · Σ_{i=0}^{min(g,l)} C(g+l, i) / 2^(g+l))`, and 1.0 when there are none.
 ///
 /// Summed in log space so that thousands of discordant pairs neither overflow nor underflow.
-pub fn mcnemar_p(gained: u64, lost: u64) -> f64 {
+pub(crate) fn mcnemar_p(gained: u64, lost: u64) -> f64 {
     let n = gained + lost;
     if n == 0 {
         return 1.0;

@@ -251,9 +251,9 @@ const TOP_KEYS: [&str; 2] = ["corpus_id", "items"];
 
 /// The longest question accepted, in characters. A search query of pages of text is not a
 /// question; refusing it keeps a pasted file from becoming megabytes of request bodies.
-pub const MAX_QUESTION_CHARS: usize = 4096;
+pub(crate) const MAX_QUESTION_CHARS: usize = 4096;
 /// The longest `corpus_id`, `figure_ref` or tag accepted, in characters.
-pub const MAX_NAME_CHARS: usize = 1024;
+pub(crate) const MAX_NAME_CHARS: usize = 1024;
 
 /// `Err` with a message when `s` is longer than `max` characters.
 pub(crate) fn check_len(s: &str, max: usize) -> Result<(), String> {

@@ -30,7 +30,7 @@ pub fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, man
 /// bytes `0b10xx_xxxx`), 64 bytes at a time up to the chunk where the cut falls: counting them
 /// one by one with `char_indices` took about 9% of `figeval score`'s time on 10,000 items
 /// (BENCHMARKS.md).
-pub fn first_chars(s: &str, chars: usize) -> &str {
+pub(crate) fn first_chars(s: &str, chars: usize) -> &str {
     // At most `chars` bytes are at most `chars` characters.
     if s.len() <= chars {
         return s;

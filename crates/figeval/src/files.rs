@@ -10,13 +10,13 @@ use crate::response::{Match, PageSpan};
 
 impl ExpectedLocation {
     /// Whether a match cites a page of `start..=end`, whatever its file.
-    pub fn meets(&self, pages: Option<PageSpan>) -> bool {
+    pub(crate) fn meets(&self, pages: Option<PageSpan>) -> bool {
         pages.is_some_and(|s| s.start() <= self.end && self.start <= s.end())
     }
 
     /// Whether the match covers this location: its file is this path and it cites a page of
     /// `start..=end`.
-    pub fn covered_by(&self, m: &Match) -> bool {
+    pub(crate) fn covered_by(&self, m: &Match) -> bool {
         self.meets(m.pages)
             && m.file_path
                 .as_deref()

@@ -7,7 +7,7 @@
 //! asks the question the reading guide's "too small to tell" line already answers: could the
 //! drop be told from chance? Each watched (run, scope, metric) is one test; with several, one of
 //! them reaching 0.05 by chance is no longer rare, so the p-values are Holm-adjusted across all
-//! of them ([`crate::stats::holm`], Holm 1979).
+//! of them (`stats::holm`, Holm 1979).
 
 use serde::Serialize;
 

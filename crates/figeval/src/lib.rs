@@ -33,7 +33,7 @@
 //! - [`summary`]: rates, hit counts and MRR with Python's `round(x, 4)` (contract §5.1).
 //! - [`report`]: the report object (contract §5.2).
 //! - [`capture`]: reading captures in every accepted form and pairing them (contract §6).
-//! - [`compare`]: before/after comparison with the exact McNemar p-value (contract §7).
+//! - [`compare`](mod@compare): before/after comparison with the exact McNemar p-value (contract §7).
 //! - [`gate`]: the significance gate: drops the exact McNemar test calls significant, Holm
 //!   across the tests watched (contract §7.2).
 //! - [`connector`]: how to ask any search API and where its answer keeps its pages
@@ -59,8 +59,9 @@
 //! by module path, but it is not advertised as core API: the modules `share` (the share-link
 //! codec, `#report=` and `#compare=`, contract §10.2) and `snippet` (the page's excerpt of a
 //! match) are hidden from these docs and not re-exported, and neither is the reason text the
-//! settings form shows beside `top_k` (`request::TOP_K_REASON`). They may change with the
-//! page without notice to other users of the crate.
+//! settings form shows beside `top_k` (`request::TOP_K_REASON`) or the one merge sort the page
+//! sorts its item list with (`stats::stable_order`). They may change with the page without
+//! notice to other users of the crate. What only this crate's own modules use is `pub(crate)`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

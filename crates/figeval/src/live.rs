@@ -163,7 +163,7 @@ pub fn check_base_url(text: &str) -> Result<String, SettingError> {
 }
 
 /// Whether an answer with this status may be retried: rate limiting and gateway trouble.
-pub fn retryable_status(status: u16) -> bool {
+pub(crate) fn retryable_status(status: u16) -> bool {
     matches!(status, 429 | 502 | 503 | 504)
 }
 

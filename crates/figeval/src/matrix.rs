@@ -1,9 +1,9 @@
 //! Many runs against one baseline (`figeval compare BASE A B …`): a matrix whose rows are the
 //! reports and whose columns are scope × metric.
 //!
-//! Each run is compared with the base exactly as two reports are ([`crate::compare`]); the
+//! Each run is compared with the base exactly as two reports are ([`crate::compare`](fn@crate::compare::compare)); the
 //! McNemar p-values of one column are then Holm-adjusted across the runs compared with the
-//! base ([`crate::stats::holm`]), since with k runs one of k tests reaching 0.05 by chance is
+//! base (`stats::holm`), since with k runs one of k tests reaching 0.05 by chance is
 //! no longer rare.
 
 use serde::Serialize;

@@ -29,7 +29,7 @@ pub const MIN_SHARE: f64 = 0.5;
 
 /// The fewest misplaced hits that must sit the same number of pages away before that distance
 /// is called an offset.
-pub const MIN_OFFSET_HITS: u64 = 3;
+pub(crate) const MIN_OFFSET_HITS: u64 = 3;
 
 /// What is kept of a hit for the audit: the pages it cites and the start of its content.
 #[derive(Debug, Clone, PartialEq, Eq)]

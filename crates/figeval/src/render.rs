@@ -1,5 +1,5 @@
 //! Text and Markdown renderings of reports, comparisons, matrices and the significance gate.
-//! Renderers only lay out numbers that [`crate::report`] and [`crate::compare`] computed; none
+//! Renderers only lay out numbers that [`crate::report`] and [`crate::compare`](mod@crate::compare) computed; none
 //! recomputes a metric. The ground check's renderings are the document crate's
 //! (`figeval_document::render`).
 
@@ -588,7 +588,7 @@ pub fn finding(f: Finding) -> &'static str {
 }
 
 /// What the significance gate follows, in one sentence every rendering starts with.
-pub fn gate_method(g: &SignificanceGate) -> String {
+pub(crate) fn gate_method(g: &SignificanceGate) -> String {
     format!(
         "{}, p Holm-adjusted across the {} ({}); a drop trips the gate when the adjusted p is \
          below {}",
@@ -792,7 +792,7 @@ pub fn matrix_text(m: &Matrix) -> String {
 
 /// Where a run's interval and its test disagree: `b.json: prose · page_hit_at_3: the delta's
 /// 95% CI …`, in run order (the raw p, as each comparison states it).
-pub fn matrix_disagreements(m: &Matrix) -> Vec<String> {
+pub(crate) fn matrix_disagreements(m: &Matrix) -> Vec<String> {
     m.rows[1..]
         .iter()
         .zip(&m.comparisons)

@@ -138,7 +138,7 @@ impl fmt::Display for ReportError {
 impl std::error::Error for ReportError {}
 
 /// The warning of a report whose numbers cannot be checked.
-pub const UNCHECKED: &str =
+pub(crate) const UNCHECKED: &str =
     "it has no per-item records (per_item is empty or missing), so its numbers cannot be checked";
 
 /// What a report is made of but its run facts, as a pairing ([`crate::Pairing`]) scored it:

@@ -12,7 +12,7 @@ pub const MIN_TOP_K: u32 = 5;
 /// The name of the default connector (contract §14): the contract's own search request and
 /// `matches` array, read by the contract's own reader. A capture that records no connector was
 /// made with it.
-pub const DEFAULT_CONNECTOR: &str = "ragweld";
+pub(crate) const DEFAULT_CONNECTOR: &str = "ragweld";
 
 /// Why `top_k` may not be below [`MIN_TOP_K`].
 pub const TOP_K_REASON: &str =

@@ -76,7 +76,7 @@ pub struct Match {
 
 impl Match {
     /// Whether this is a figure chunk (`metadata.chunk_kind == "figure"`, compared exactly).
-    pub fn is_figure(&self) -> bool {
+    pub(crate) fn is_figure(&self) -> bool {
         self.chunk_kind.as_deref() == Some("figure")
     }
 

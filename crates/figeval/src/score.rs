@@ -50,7 +50,7 @@ impl Metric {
     }
 
     /// The key of the metric's hit count in summaries.
-    pub fn hits_name(self) -> &'static str {
+    pub(crate) fn hits_name(self) -> &'static str {
         match self {
             Metric::PageHitAt3 => "page_hit_at_3_hits",
             Metric::PageHitAt5 => "page_hit_at_5_hits",
@@ -224,7 +224,7 @@ pub struct PerMetric<T> {
 
 impl<T> PerMetric<T> {
     /// The table whose cell for `m` is `f(m)`; `f` is called in [`Metric::ALL`] order.
-    pub fn from_fn(mut f: impl FnMut(Metric) -> T) -> PerMetric<T> {
+    pub(crate) fn from_fn(mut f: impl FnMut(Metric) -> T) -> PerMetric<T> {
         PerMetric {
             page_hit_at_3: f(Metric::PageHitAt3),
             page_hit_at_5: f(Metric::PageHitAt5),
@@ -428,7 +428,7 @@ impl ItemRecord {
     }
 
     /// The reciprocal rank of the first hit, 0 when none.
-    pub fn reciprocal_rank(&self) -> f64 {
+    pub(crate) fn reciprocal_rank(&self) -> f64 {
         self.first_hit_rank.map_or(0.0, |r| 1.0 / f64::from(r))
     }
 }

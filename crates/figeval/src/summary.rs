@@ -13,7 +13,7 @@ use crate::stats::{percentile_bootstrap_means, wilson, Interval};
 ///
 /// The interval of a rate is its Wilson score interval, computed from `hits` and `n`
 /// ([`Summary::ci`]); the interval of `page_mrr` is a percentile bootstrap over the items'
-/// reciprocal ranks ([`crate::stats::percentile_bootstrap_mean`]), so it is kept. Both are
+/// reciprocal ranks (`stats::percentile_bootstrap_mean`), so it is kept. Both are
 /// rounded like the rates and absent (`null`) when `n` is 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -58,7 +58,7 @@ impl Summary {
     ///
     /// A ranking metric is stated only when `top_k` is known and at least its depth, and every
     /// record has its `expected_page_ranks`: never computed on fewer matches than it looks at.
-    pub fn at_depth<'a>(
+    pub(crate) fn at_depth<'a>(
         records: impl IntoIterator<Item = &'a ItemRecord>,
         top_k: Option<u32>,
     ) -> Summary {

@@ -30,7 +30,7 @@ use crate::response::Match;
 use crate::score::ScoreConfig;
 
 /// The run tag written in the last column of every run line.
-pub const RUN_TAG: &str = "figeval";
+pub(crate) const RUN_TAG: &str = "figeval";
 
 /// One page of an item's page run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,8 @@
 //! - [`postgres`]: a PostgreSQL cluster of the tests' own under the target folder, one per
 //!   test binary, a database per test, never left running;
 //! - [`expect`]: running a command and checking its exit status and output, with the
-//!   command's stderr in every failure; [`expect_within`], the same with a hang detector.
+//!   command's stderr in every failure; [`expect_within`], the same with a hang detector;
+//! - [`Rng`]: a seeded generator for synthetic data (the benchmarks' files, the ranx check's).
 //!
 //! It depends on nothing of the workspace: `refsearch` takes it as a dev-dependency and must
 //! never depend on `figeval`. The browser tests have the same pieces in
@@ -20,6 +21,8 @@ pub mod expect;
 pub mod manual;
 pub mod postgres;
 pub mod refsearch;
+mod rng;
 pub mod serve;
 
 pub use expect::{expect, expect_within, Outcome};
+pub use rng::Rng;

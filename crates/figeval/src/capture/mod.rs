@@ -27,7 +27,8 @@ mod reader;
 
 pub use error::{CaptureError, CaptureErrors, Source};
 pub use pairing::Pairing;
-pub use reader::{CaptureRead, CaptureReader, CutOff, MAX_LINE_BYTES};
+pub(crate) use reader::MAX_LINE_BYTES;
+pub use reader::{CaptureRead, CaptureReader, CutOff};
 
 #[cfg(test)]
 mod tests;

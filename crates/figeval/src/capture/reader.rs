@@ -23,7 +23,7 @@ pub(super) fn is_multiline_document(first_line: &str) -> bool {
 
 /// The longest capture line read (the limit a live run puts on a response body, too): a longer
 /// one is an error, not a silent truncation, and it bounds what one line holds in memory.
-pub const MAX_LINE_BYTES: usize = 64 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// A last line that a crash cut off mid-write: no line break ends it and its JSON stops short
 /// (or its text stops inside a character). It is dropped, not an error.
@@ -116,7 +116,7 @@ impl<'d, K> CaptureReader<'d, K> {
     }
 
     /// Feeds the next text of the capture (already known to be UTF-8, so not checked again).
-    pub fn feed_str(&mut self, text: &str) {
+    pub(crate) fn feed_str(&mut self, text: &str) {
         self.push(text.as_bytes(), Some(text));
     }
 

@@ -26,10 +26,10 @@ pub use read::{AnswerPages, Hit, MappedAnswer, Reader};
 pub use template::{Asked, Secrets};
 
 /// The connector used when none is named.
-pub const DEFAULT: &str = crate::request::DEFAULT_CONNECTOR;
+pub(crate) const DEFAULT: &str = crate::request::DEFAULT_CONNECTOR;
 
 /// The built-in connectors, by name, as their JSON files would be written.
-pub const PRESETS: [(&str, &str); 9] = [
+pub(crate) const PRESETS: [(&str, &str); 9] = [
     ("ragweld", include_str!("presets/ragweld.json")),
     ("langserve", include_str!("presets/langserve.json")),
     ("hayhooks", include_str!("presets/hayhooks.json")),
@@ -156,7 +156,7 @@ impl Method {
     }
 }
 
-/// How to ask: method, URL, headers and body, each a template (see [`template`]).
+/// How to ask: method, URL, headers and body, each a template (see `connector::template`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestTemplate {
     /// The method.
@@ -502,7 +502,7 @@ impl Connector {
 }
 
 /// What replaces a header value wherever figeval would otherwise show it.
-pub const REDACTED: &str = "[redacted]";
+pub(crate) const REDACTED: &str = "[redacted]";
 
 fn read_request(c: &mut Check, r: &Map<String, Value>) -> Option<RequestTemplate> {
     c.unknown_keys("request", r, &REQUEST_KEYS);

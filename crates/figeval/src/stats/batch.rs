@@ -1,13 +1,14 @@
 //! Several bootstraps in one batch, shared out over the machine's cores with the `threads`
 //! feature (native builds), one by one otherwise; the intervals are the same either way.
 
-use super::{percentile_bootstrap_mean, Interval};
+use super::bootstrap::percentile_bootstrap_mean;
+use super::Interval;
 
 /// [`percentile_bootstrap_mean`] of each sample given (`None` for each not given), in one
 /// batch. With the `threads` feature (native builds) the samples are shared out over the
 /// machine's cores, each taken by the next free thread; every bootstrap starts from the same
 /// seed whichever thread draws it, so the intervals are the same as one by one, to the bit.
-pub fn percentile_bootstrap_means<const N: usize>(
+pub(crate) fn percentile_bootstrap_means<const N: usize>(
     samples: [Option<&[f64]>; N],
 ) -> [Option<Interval>; N] {
     let mut out = [None; N];

@@ -1,7 +1,7 @@
 //! Exact binomial draws by inversion from tables of `2^j` trials, each found with a guide table:
 //! how the bootstrap draws a resample's counts.
 
-use super::Xoshiro256StarStar;
+use super::rng::Xoshiro256StarStar;
 
 /// Draws from `Binomial(t, m / r)` for any `t`, by inversion: exact tables of the binomial
 /// with `2^j` trials, one per power of two, each drawn by one output of the generator.
@@ -26,7 +26,7 @@ use super::Xoshiro256StarStar;
 /// slice's lower end; the search goes up from there. It finds the count the binary search of
 /// the cumulative sums would, with about one comparison instead of `log₂` of the table's length.
 #[derive(Debug, Clone)]
-pub struct BinomialSampler {
+pub(crate) struct BinomialSampler {
     /// `m / (r − m)`: the odds of a success.
     odds: f64,
     /// `(r − m) / m`: the odds of a failure.
@@ -55,7 +55,7 @@ const TABLE_TAIL: f64 = 1.0 / 18_446_744_073_709_551_616.0;
 
 impl BinomialSampler {
     /// The sampler of a success probability `m / r`, `0 < m < r`.
-    pub fn new(m: u64, r: u64) -> BinomialSampler {
+    pub(crate) fn new(m: u64, r: u64) -> BinomialSampler {
         debug_assert!(0 < m && m < r);
         let (mf, ff) = (m as f64, (r - m) as f64);
         BinomialSampler {
@@ -67,7 +67,7 @@ impl BinomialSampler {
     }
 
     /// One draw from `Binomial(t, m / r)`.
-    pub fn draw(&mut self, t: u64, rng: &mut Xoshiro256StarStar) -> u64 {
+    pub(crate) fn draw(&mut self, t: u64, rng: &mut Xoshiro256StarStar) -> u64 {
         let mut sum = 0;
         let mut bits = t;
         while bits != 0 {

@@ -1,15 +1,17 @@
 //! The percentile bootstrap interval of a mean, drawn as multinomial counts of the distinct
 //! values from a fixed generator, so that every platform gives the same interval to the bit.
 
-use super::order::select;
-use super::{stable_order, BinomialSampler, Interval, Xoshiro256StarStar};
+use super::binomial::BinomialSampler;
+use super::order::{select, stable_order};
+use super::rng::Xoshiro256StarStar;
+use super::Interval;
 
 /// How many resamples the bootstrap draws.
-pub const BOOTSTRAP_RESAMPLES: usize = 10_000;
+pub(crate) const BOOTSTRAP_RESAMPLES: usize = 10_000;
 
 /// The seed of the bootstrap's generator (the ASCII bytes of `figeval`). Every bootstrap starts
 /// from it, so an interval depends on the values and their order only.
-pub const BOOTSTRAP_SEED: u64 = 0x0066_6967_6576_616c;
+pub(crate) const BOOTSTRAP_SEED: u64 = 0x0066_6967_6576_616c;
 
 /// The percentile bootstrap interval at 95% of the mean of `values` (B. Efron, "Bootstrap
 /// methods: another look at the jackknife", Annals of Statistics 7, 1979), unrounded; `None`
@@ -32,7 +34,7 @@ pub const BOOTSTRAP_SEED: u64 = 0x0066_6967_6576_616c;
 /// 4. The 10,000 means in ascending order; the interval runs from the 250th smallest to the
 ///    250th largest (0-based positions 249 and 9750): the 2.5th and 97.5th percentiles,
 ///    symmetric in rank.
-pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
+pub(crate) fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
     if values.is_empty() {
         return None;
     }
@@ -85,8 +87,8 @@ pub fn percentile_bootstrap_mean(values: &[f64]) -> Option<Interval> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::interval::Z95;
     use crate::stats::samples::{ndcg_values, reciprocal_ranks};
-    use crate::stats::Z95;
 
     /// The bootstrap as it is usually written (and as figeval first drew it): `n` item indices
     /// per resample. The count-drawing procedure must agree with it up to resampling noise.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::decimal::{self, round4};
 
 /// The 97.5th percentile of the standard normal distribution: the z of every 95% interval here.
-pub const Z95: f64 = 1.959963984540054;
+pub(crate) const Z95: f64 = 1.959963984540054;
 
 /// A closed interval `[lo, hi]`, written in JSON as a two-element array.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -75,7 +75,7 @@ impl fmt::Display for Interval {
 ///
 /// `(2x + z² ± z·√(z² + 4x(n−x)/n)) / (2(n + z²))`, with the bound at 0 hits exactly 0 and the
 /// bound at `n` hits exactly 1 (the formula reaches them only up to rounding).
-pub fn wilson(hits: u64, n: u64) -> Option<Interval> {
+pub(crate) fn wilson(hits: u64, n: u64) -> Option<Interval> {
     if n == 0 || hits > n {
         return None;
     }
@@ -98,7 +98,7 @@ pub fn wilson(hits: u64, n: u64) -> Option<Interval> {
 
 /// The four cells of a paired 2×2 table of one metric over the same items, before and after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PairedCounts {
+pub(crate) struct PairedCounts {
     /// Hit before and after.
     pub both: u64,
     /// Missed before, hit after.
@@ -111,7 +111,7 @@ pub struct PairedCounts {
 
 impl PairedCounts {
     /// The number of pairs.
-    pub fn n(&self) -> u64 {
+    pub(crate) fn n(&self) -> u64 {
         self.both + self.gained + self.lost + self.neither
     }
 }
@@ -130,7 +130,7 @@ impl PairedCounts {
 ///
 /// - lower = `θ − √((p₁−l₁)² − 2φ(p₁−l₁)(u₂−p₂) + (u₂−p₂)²)`,
 /// - upper = `θ + √((u₁−p₁)² − 2φ(u₁−p₁)(p₂−l₂) + (p₂−l₂)²)`.
-pub fn newcombe_paired(t: PairedCounts) -> Option<Interval> {
+pub(crate) fn newcombe_paired(t: PairedCounts) -> Option<Interval> {
     let n = t.n();
     let after = wilson(t.both + t.gained, n)?;
     let before = wilson(t.both + t.lost, n)?;
@@ -152,7 +152,7 @@ pub fn newcombe_paired(t: PairedCounts) -> Option<Interval> {
 
 /// Newcombe's corrected correlation estimate φ of a paired table (see [`newcombe_paired`]).
 /// The cross product is computed exactly in integers, so the `n/2` thresholds are exact.
-pub fn newcombe_phi(t: PairedCounts) -> f64 {
+pub(crate) fn newcombe_phi(t: PairedCounts) -> f64 {
     let margins = [
         t.both + t.gained,
         t.lost + t.neither,

@@ -85,7 +85,7 @@ pub fn stable_order(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::Xoshiro256StarStar;
+    use crate::stats::rng::Xoshiro256StarStar;
 
     #[test]
     fn selection_finds_the_sorted_value_at_every_position() {

@@ -5,16 +5,16 @@
 /// OOPSLA 2014): used only to expand one seed into the four words of [`Xoshiro256StarStar`], as
 /// its authors recommend.
 #[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
     /// A generator starting at `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
     /// The next 64-bit output.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -27,18 +27,18 @@ impl SplitMix64 {
 /// ACM TOMS 47, 2021): the bootstrap's generator. Integer operations only, so its stream is
 /// the same on every platform.
 #[derive(Debug, Clone)]
-pub struct Xoshiro256StarStar([u64; 4]);
+pub(crate) struct Xoshiro256StarStar([u64; 4]);
 
 impl Xoshiro256StarStar {
     /// The generator whose four state words are the first four outputs of [`SplitMix64`] at
     /// `seed`.
-    pub fn seeded(seed: u64) -> Xoshiro256StarStar {
+    pub(crate) fn seeded(seed: u64) -> Xoshiro256StarStar {
         let mut sm = SplitMix64::new(seed);
         Xoshiro256StarStar([sm.next_u64(), sm.next_u64(), sm.next_u64(), sm.next_u64()])
     }
 
     /// The next 64-bit output.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let s = &mut self.0;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = s[1] << 17;
@@ -54,8 +54,10 @@ impl Xoshiro256StarStar {
     /// A uniform integer in `0..bound` (`bound > 0`) by Lemire's multiply-and-reject method
     /// (D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 29, 2019):
     /// the high word of `x · bound`, redrawing `x` in the rare case whose low word falls below
-    /// `2^64 mod bound`, so that no value is favoured.
-    pub fn below(&mut self, bound: u64) -> u64 {
+    /// `2^64 mod bound`, so that no value is favoured. The tests draw their samples with it (the
+    /// bootstrap itself takes whole outputs).
+    #[cfg(test)]
+    pub(crate) fn below(&mut self, bound: u64) -> u64 {
         debug_assert!(bound > 0);
         let mut m = u128::from(self.next_u64()) * u128::from(bound);
         if (m as u64) < bound {
@@ -71,7 +73,7 @@ impl Xoshiro256StarStar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::BOOTSTRAP_SEED;
+    use crate::stats::bootstrap::BOOTSTRAP_SEED;
 
     #[test]
     fn xoshiro_matches_its_reference_stream() {

@@ -1,6 +1,6 @@
 //! Test samples shaped like a report's values, drawn from a fixed seed.
 
-use super::Xoshiro256StarStar;
+use super::rng::Xoshiro256StarStar;
 
 /// Reciprocal ranks as a report has them: 1/r for r in 1..=10, or 0.
 pub(crate) fn reciprocal_ranks(n: usize, seed: u64) -> Vec<f64> {

@@ -1,7 +1,7 @@
 //! What a change among many can be called: Holm's adjustment of several p-values, and the
 //! smallest change the exact McNemar test could call significant.
 
-use super::stable_order;
+use super::order::stable_order;
 use crate::decimal::round4;
 
 /// Holm's step-down adjustment (S. Holm, "A simple sequentially rejective multiple test
@@ -10,7 +10,7 @@ use crate::decimal::round4;
 ///
 /// Sorted ascending, the `i`-th smallest (from 1) becomes `max_{j ≤ i} min(1, (m − j + 1)·p₍ⱼ₎)`,
 /// so an adjusted p-value never falls below a smaller one's. Ties keep their given order.
-pub fn holm(p_values: &[f64]) -> Vec<f64> {
+pub(crate) fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
     let order = stable_order(m, &|a, b| p_values[a].total_cmp(&p_values[b]).is_lt());
     let mut adjusted = vec![0.0; m];
@@ -29,7 +29,7 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
 /// The two-sided exact McNemar p-value of `k` flips all one way is `2 / 2^k`: 0.0625 for 5 and
 /// 0.03125 for 6. A change of `k/n` needs at least `k` one-way flips, so no change below `6/n`
 /// reaches p < 0.05.
-pub fn min_significant_delta(n: u64) -> Option<f64> {
+pub(crate) fn min_significant_delta(n: u64) -> Option<f64> {
     (n >= 6).then(|| round4(6.0 / n as f64))
 }
 

@@ -47,11 +47,11 @@ pub struct RankedFilePage {
 }
 
 /// An item's run over files and pages, or why its matches cannot be listed page by page.
-pub type FilePageRun = Result<Vec<RankedFilePage>, SpanTooWide>;
+pub(crate) type FilePageRun = Result<Vec<RankedFilePage>, SpanTooWide>;
 
 /// Each distinct (file, page) the matches cite, at the rank of the first match that cites it,
 /// as [`crate::trec::page_run`] lists pages.
-pub fn file_page_run(matches: &[Match]) -> FilePageRun {
+pub(crate) fn file_page_run(matches: &[Match]) -> FilePageRun {
     let mut seen = HashSet::new();
     let mut run = Vec::new();
     for (i, m) in matches.iter().enumerate() {
