@@ -14,6 +14,9 @@
 //!   (contract §11), which `test` runs first.
 //! - `cargo xtask circles`: only the check that no module of any crate uses, through a chain,
 //!   a module that uses it back (`circles.rs`), which `test` runs right after `paths`.
+//! - `cargo xtask api`: only the check that the core's public API is what
+//!   `crates/figeval/public-api.txt` lists (`api.rs`, from rustdoc's JSON on nightly), which
+//!   `test` runs after the lints; `cargo xtask api --write` rewrites the listing.
 //! - `cargo xtask ranx`: only the check of `figeval export` against ranx (PyPI, in a venv under
 //!   the target folder), which `test` runs after the cargo tests; needs `target/debug/figeval`.
 //! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
@@ -30,6 +33,7 @@
 
 use std::process::ExitCode;
 
+mod api;
 mod bundle;
 mod circles;
 mod demo;
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("paths") => paths::check_repository(),
         Some("circles") => circles::check_repository(),
+        Some("api") => api::run(&args[1..]),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),
         Some("bundle") => bundle::main_module_without_document()
@@ -61,7 +66,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test [--quick]|paths|circles|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test [--quick]|paths|circles|api [--write]|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

@@ -3,7 +3,7 @@
 use crate::bundle::{self, main_module_without_document};
 use crate::servers::Servers;
 use crate::sh::{self, cmd, exec, run_lines};
-use crate::{circles, paths, ranx, setup};
+use crate::{api, circles, paths, ranx, setup};
 
 /// Pass and fail counts gathered from the test runners' own summary lines.
 #[derive(Default)]
@@ -103,6 +103,12 @@ fn run_quick() -> Result<(), String> {
     paths::check_repository()?;
     circles::check_repository()?;
     main_module_without_document()?;
+    // The API listing needs nightly's rustdoc, which --quick does not install.
+    if sh::answers("cargo", &["+nightly", "--version"]).is_some() {
+        api::check()?;
+    } else {
+        eprintln!("xtask: --quick leaves out the API listing check: no nightly toolchain (cargo xtask setup installs it)");
+    }
     setup::octave_manual()?;
     let mut tally = Tally::default();
     let result = quick_steps(&mut tally);
@@ -213,6 +219,8 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
             "warnings",
         ],
     ))?;
+    // A change to the core's public API must come with its listing (crates/figeval/public-api.txt).
+    api::check()?;
     // The scoring core and the document crate must build for the browser as they build natively.
     exec(cmd(
         "cargo",

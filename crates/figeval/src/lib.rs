@@ -62,6 +62,10 @@
 //! settings form shows beside `top_k` (`request::TOP_K_REASON`) or the one merge sort the page
 //! sorts its item list with (`stats::stable_order`). They may change with the page without
 //! notice to other users of the crate. What only this crate's own modules use is `pub(crate)`.
+//!
+//! The whole public surface, hidden items included, is listed one item a line in
+//! `crates/figeval/public-api.txt`; `cargo xtask test` fails when the code and the listing
+//! differ (`cargo xtask api --write` updates it), so a change to the surface shows in review.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
