@@ -1,7 +1,8 @@
 //! No import circles: within every crate of the repository, the top-level modules form layers.
 //! A module may use the ones below it and never one that uses it back, directly or through a
 //! chain (`capture → trec → capture`). `cargo xtask test` runs this check early (it reads
-//! files, builds nothing); `cargo xtask circles` runs it alone.
+//! files, builds nothing) with the layer check that uses the same graphs (`layers.rs`);
+//! `cargo xtask circles` runs the two alone.
 //!
 //! What counts as a module using another: a path that starts with `crate::`, `super::` or
 //! `self::` (or `$crate::`), in a `use` declaration or in code, from any file of the module (its
@@ -790,9 +791,9 @@ pub fn crate_roots(files: &BTreeSet<String>, read: &dyn Fn(&str) -> Option<Strin
     roots.into_iter().filter(|r| files.contains(r)).collect()
 }
 
-/// Checks every crate root of the repository's packages (their manifests as `git ls-files`
-/// lists them).
-pub fn check_repository() -> Result<(), String> {
+/// The module graph of every crate root of the repository's packages (their manifests as
+/// `git ls-files` lists them).
+pub fn repository_graphs() -> Result<Vec<ModuleGraph>, String> {
     let root = sh::root();
     let listing = sh::answers("git", &["ls-files", "-z"])
         .ok_or("`git ls-files` failed: the check needs a git checkout")?;
@@ -803,18 +804,20 @@ pub fn check_repository() -> Result<(), String> {
         .collect();
     // Module files are read from the work tree, tracked or not yet: a new module counts at once.
     let read = |p: &str| -> Option<String> { std::fs::read_to_string(root.join(p)).ok() };
-    let roots = crate_roots(&files, &read);
-    let mut found = Vec::new();
-    let mut modules = 0;
-    for r in &roots {
-        let graph = graph_of(r, &read)?;
-        modules += graph.modules.len();
-        found.extend(circles(&graph));
-    }
+    crate_roots(&files, &read)
+        .iter()
+        .map(|r| graph_of(r, &read))
+        .collect()
+}
+
+/// Fails on every circle of `graphs`, each named with the places that close it.
+pub fn check(graphs: &[ModuleGraph]) -> Result<(), String> {
+    let found: Vec<Circle> = graphs.iter().flat_map(circles).collect();
     if found.is_empty() {
+        let modules: usize = graphs.iter().map(|g| g.modules.len()).sum();
         eprintln!(
             "circles: {} crate roots, {modules} top-level modules, no import circle",
-            roots.len()
+            graphs.len()
         );
         return Ok(());
     }
@@ -828,10 +831,11 @@ pub fn check_repository() -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn graph(files: &[(&str, &str)]) -> ModuleGraph {
+    /// The graph of the crate `src/lib.rs` whose files are `files` (path, text).
+    pub(crate) fn graph(files: &[(&str, &str)]) -> ModuleGraph {
         let map: BTreeMap<String, String> = files
             .iter()
             .map(|(p, t)| (p.to_string(), t.to_string()))

@@ -13,7 +13,8 @@
 //! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
 //!   (contract §11), which `test` runs first.
 //! - `cargo xtask circles`: only the check that no module of any crate uses, through a chain,
-//!   a module that uses it back (`circles.rs`), which `test` runs right after `paths`.
+//!   a module that uses it back (`circles.rs`), nor one on a layer above its own in the order
+//!   ARCHITECTURE.md states (`layers.rs`), which `test` runs right after `paths`.
 //! - `cargo xtask api`: only the check that the core's public API is what
 //!   `crates/figeval/public-api.txt` lists (`api.rs`, from rustdoc's JSON on nightly), which
 //!   `test` runs after the lints; `cargo xtask api --write` rewrites the listing.
@@ -37,6 +38,7 @@ mod api;
 mod bundle;
 mod circles;
 mod demo;
+mod layers;
 mod paths;
 mod ranx;
 mod serve;
@@ -57,7 +59,7 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(),
         Some("test") => test::run(&args[1..]),
         Some("paths") => paths::check_repository(),
-        Some("circles") => circles::check_repository(),
+        Some("circles") => layers::check_repository(),
         Some("api") => api::run(&args[1..]),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),

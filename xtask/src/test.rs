@@ -3,7 +3,7 @@
 use crate::bundle::{self, main_module_without_document};
 use crate::servers::Servers;
 use crate::sh::{self, cmd, exec, run_lines};
-use crate::{api, circles, paths, ranx, setup};
+use crate::{api, layers, paths, ranx, setup};
 
 /// Pass and fail counts gathered from the test runners' own summary lines.
 #[derive(Default)]
@@ -101,7 +101,7 @@ const NEEDS_NETWORK: &[(&str, &str)] = &[(
 /// closing with the same `N passed, N failed` line.
 fn run_quick() -> Result<(), String> {
     paths::check_repository()?;
-    circles::check_repository()?;
+    layers::check_repository()?;
     main_module_without_document()?;
     // The API listing needs nightly's rustdoc, which --quick does not install.
     if sh::answers("cargo", &["+nightly", "--version"]).is_some() {
@@ -187,8 +187,9 @@ fn e2e_targets() -> Result<Vec<String>, String> {
 fn run_all() -> Result<(), String> {
     // First and cheap: a reference outside the repository fails on a fresh clone anyway.
     paths::check_repository()?;
-    // As cheap: an import circle between modules fails before anything is built.
-    circles::check_repository()?;
+    // As cheap: an import circle between modules, or a module above its stated layer, fails
+    // before anything is built.
+    layers::check_repository()?;
     // And the main browser module must not depend on the document crate.
     main_module_without_document()?;
     setup::all()?;
