@@ -235,22 +235,9 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
             "wasm32-unknown-unknown",
         ],
     ))?;
-    // And as the page's main bundle takes it, without `connectors` and `deflate`: the code
-    // those features leave out must leave nothing unused or broken behind.
-    exec(cmd(
-        "cargo",
-        &[
-            "clippy",
-            "-p",
-            "figeval",
-            "--no-default-features",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ))?;
+    // And with each feature combination a shipped artifact takes: what a feature leaves out
+    // must leave nothing unused or broken behind.
+    core_combinations()?;
     // Builds every binary first: the end-to-end tests start figeval and refsearch.
     exec(cmd("cargo", &["build", "--workspace", "--bins"]))?;
     // The connector tests run the real LangServe and Hayhooks servers from this venv.
@@ -267,6 +254,45 @@ fn steps(tally: &mut Tally) -> Result<(), String> {
         .and(ranx_result)
         .and(browser_result)
         .and(fuzz_result)
+}
+
+/// The core's feature combinations that shipped artifacts build it with, as
+/// crates/figeval/Cargo.toml lists them: (features, target, who takes it). A native one is
+/// checked with its tests.
+const CORE_COMBINATIONS: &[(&str, &str, &str)] = &[
+    (
+        "",
+        "wasm32-unknown-unknown",
+        "the page's main module, web/work and web/runs",
+    ),
+    (
+        "connectors",
+        "wasm32-unknown-unknown",
+        "web/doc and web/connect",
+    ),
+    ("connectors,native-speed", "native", "the command line"),
+    ("connectors", "native", "the fuzz targets"),
+    (
+        "",
+        "native",
+        "`default`, as `cargo test -p figeval` builds it",
+    ),
+];
+
+/// Clippy over the core with each of [`CORE_COMBINATIONS`], warnings denied.
+fn core_combinations() -> Result<(), String> {
+    for (features, target, who) in CORE_COMBINATIONS {
+        eprintln!("xtask: the core as {who} builds it (features [{features}], {target})");
+        let mut args = vec!["clippy", "-p", "figeval", "--features", features];
+        if *target == "native" {
+            args.push("--all-targets");
+        } else {
+            args.extend(["--target", target]);
+        }
+        args.extend(["--", "-D", "warnings"]);
+        exec(cmd("cargo", &args))?;
+    }
+    Ok(())
 }
 
 /// How long CI runs each fuzz target.

@@ -587,7 +587,6 @@ pub(crate) mod tests {
             group,
             tags: vec![],
             expected_pages: vec![1],
-            #[cfg(feature = "files")]
             expected_locations: vec![],
             matches_returned: 5,
             page_hit_at_3: hit,

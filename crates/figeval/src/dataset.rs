@@ -14,7 +14,6 @@ use serde_json::{Map, Value};
 
 use crate::describe;
 
-#[cfg(feature = "files")]
 pub(crate) mod locations;
 
 /// A 1-based physical PDF page: an integer in `1..=2147483647`.
@@ -266,9 +265,6 @@ pub(crate) fn check_len(s: &str, max: usize) -> Result<(), String> {
         Ok(())
     }
 }
-#[cfg(not(feature = "files"))]
-const ITEM_KEYS: [&str; 5] = ["question", "expected_pages", "figure_ref", "kind", "tags"];
-#[cfg(feature = "files")]
 const ITEM_KEYS: [&str; 6] = [
     "question",
     "expected_pages",
@@ -399,7 +395,6 @@ impl Dataset {
                     "kind": it.kind,
                     "tags": it.tags,
                 });
-                #[cfg(feature = "files")]
                 locations::locations_to_value(it, &mut v);
                 v
             })
@@ -572,10 +567,7 @@ fn parse_item(number: usize, v: &Value, errors: &mut Vec<DatasetError>) -> Optio
             None
         }
     };
-    #[cfg(feature = "files")]
     let (expected_pages, expected_locations) = locations::parse_expected(obj, &mut err);
-    #[cfg(not(feature = "files"))]
-    let (expected_pages, expected_locations) = (parse_pages(obj, &mut err), Some(Vec::new()));
     let figure_ref = match obj.get("figure_ref") {
         Some(Value::String(s)) if !s.trim().is_empty() => match check_len(s, MAX_NAME_CHARS) {
             Ok(()) => Some(s.clone()),

@@ -1,8 +1,5 @@
 //! Corpora of several files (contract §1.5): whether a match's file and pages cover an item's
 //! location. The locations themselves are read and checked in `crate::dataset::locations`.
-//!
-//! Behind the `files` feature, which the command line and every module of the page build with:
-//! without it a dataset with `expected_locations` is refused as an unknown key.
 
 pub use crate::dataset::locations::same_file;
 use crate::dataset::{ExpectedLocation, Item};

@@ -63,6 +63,18 @@
 //! sorts its item list with (`stats::stable_order`). They may change with the page without
 //! notice to other users of the crate. What only this crate's own modules use is `pub(crate)`.
 //!
+//! # Features
+//!
+//! Without any, the crate does everything above but read answers through a connector: it reads
+//! datasets of one file or several, the contract's answers and captures, scores, reports,
+//! compares, and makes and opens share links. `default` is that, everywhere.
+//!
+//! - `connectors`: reading answers through a connector other than the default (contract §14):
+//!   the modules [`connector`] and [`provenance`]. The page's main module leaves it out.
+//! - `native-speed`: faster scoring on a native build (SIMD UTF-8 checks of capture lines, a
+//!   summary's bootstraps on every core), the results the same to the bit. The command line
+//!   takes it; a wasm build ignores it.
+//!
 //! The whole public surface, hidden items included, is listed one item a line in
 //! `crates/figeval/public-api.txt`; `cargo xtask test` fails when the code and the listing
 //! differ (`cargo xtask api --write` updates it), so a change to the surface shows in review.
@@ -77,7 +89,6 @@ pub mod connector;
 pub mod dataset;
 pub mod decimal;
 pub mod describe;
-#[cfg(feature = "files")]
 pub mod files;
 pub mod gate;
 pub mod live;

@@ -298,7 +298,6 @@ pub fn audit_pdfs(
 /// ([`crate::files::same_file`]) directly or through a path of `dataset_paths` that both are
 /// (`store/sheets/A-101.pdf` and `/tmp/sheets/A-101.pdf` are both `sheets/A-101.pdf`).
 /// `None` for a hit that names no file, or names one that is none of them or several.
-#[cfg(feature = "files")]
 pub fn pdf_of_file(hit: &AuditHit, pdf_paths: &[String], dataset_paths: &[&str]) -> Option<usize> {
     use crate::files::same_file;
     let file = hit.file.as_deref()?;
@@ -351,7 +350,6 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "files")]
     #[test]
     fn each_hit_of_several_files_is_checked_in_its_own_pdf() {
         let (one, two) = (index(), PageIndex::new(&["", PAGE_ONE]));

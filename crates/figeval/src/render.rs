@@ -879,7 +879,6 @@ pub fn matrix_markdown(m: &Matrix) -> String {
 mod tests {
     use super::*;
 
-    #[cfg(feature = "connectors")]
     #[test]
     fn moved_counts_carry_their_direction_but_zero_is_bare() {
         assert_eq!(count_with_sign(3, '+'), "+3");
@@ -887,6 +886,7 @@ mod tests {
         assert_eq!(count_with_sign(0, '+'), "0");
     }
 
+    #[cfg(feature = "connectors")]
     #[test]
     fn a_report_with_a_provenance_audit_leads_with_it() {
         use crate::compare::tests::{record, report};

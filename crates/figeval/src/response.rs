@@ -70,7 +70,7 @@ pub struct Match {
     /// whether it was cut there.
     pub content: Option<(String, bool)>,
     /// The file the match is in: `file_path` when a string (a connector's `path` pointer), read
-    /// only with the `files` feature (contract §1.5).
+    /// (contract §1.5).
     pub file_path: Option<String>,
 }
 
@@ -521,7 +521,6 @@ impl<'de> DeserializeSeed<'de> for SlotSeed {
                         }
                         "content" => m.content = map.next_value::<ContentStart>()?.0,
                         "provenance" => m.pages = map.next_value::<Provenance>()?.0,
-                        #[cfg(feature = "files")]
                         "file_path" => m.file_path = map.next_value::<LenientString>()?.0,
                         "metadata" => {
                             let meta = map.next_value::<Metadata>()?;

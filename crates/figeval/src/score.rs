@@ -322,12 +322,10 @@ pub struct TopRow {
     /// Whether the match covers an expected page.
     pub on_expected_page: bool,
     /// The match's file, for an item with `expected_locations` only (contract §1.5).
-    #[cfg(feature = "files")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_path: Option<Box<str>>,
     /// "Right page, wrong file": the match cites an expected page of a file it is not in
     /// (only an item with `expected_locations` has one; written only when true).
-    #[cfg(feature = "files")]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrong_file: bool,
 }
@@ -375,7 +373,6 @@ pub struct ItemRecord {
     pub expected_pages: Vec<u32>,
     /// The pages of several files that carry the answer (contract §1.5); empty, and not
     /// written, for an item of a single-file dataset.
-    #[cfg(feature = "files")]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expected_locations: Vec<crate::dataset::ExpectedLocation>,
     /// How many matches the deployment returned.
@@ -435,10 +432,8 @@ impl ItemRecord {
 
 /// Scores one item against the matches returned for it, in the deployment's order.
 pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRecord {
-    #[cfg(feature = "files")]
     let files = !item.expected_locations.is_empty();
     let on_expected = |m: &Match| {
-        #[cfg(feature = "files")]
         if files {
             return item.expected_locations.iter().any(|l| l.covered_by(m));
         }
@@ -462,7 +457,6 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         }
     }
     // With several files, each location is ranked once, where a match first covers it.
-    #[cfg(feature = "files")]
     for l in &item.expected_locations {
         let at = matches.iter().position(|m| l.covered_by(m));
         expected_page_ranks.push(at.map_or(0, rank_of));
@@ -479,9 +473,7 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
             span_pages: m.pages.map(|s| s.span_pages()),
             chunk_kind: m.chunk_kind.as_deref().map(chunk_kind),
             on_expected_page: on_expected(m),
-            #[cfg(feature = "files")]
             file_path: m.file_path.as_deref().filter(|_| files).map(Into::into),
-            #[cfg(feature = "files")]
             wrong_file: crate::files::wrong_file(item, m),
         })
         .collect();
@@ -499,7 +491,6 @@ pub fn score_item(item: &Item, matches: &[Match], config: ScoreConfig) -> ItemRe
         group: item.group(),
         tags: item.tags.clone(),
         expected_pages: item.expected_pages.iter().map(|p| p.get()).collect(),
-        #[cfg(feature = "files")]
         expected_locations: item.expected_locations.clone(),
         matches_returned: u32::try_from(matches.len()).unwrap_or(u32::MAX),
         page_hit_at_3: hit_within(3, &|_| true),

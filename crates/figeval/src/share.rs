@@ -13,9 +13,11 @@
 //! Making a link is two steps, so that a shell may DEFLATE with what it has (the browser app
 //! uses the browser's own `CompressionStream("deflate-raw")` rather than carrying a compressor
 //! in its WebAssembly): [`report_payload`] / [`compare_payload`] give the JSON, and [`wrap`]
-//! turns its raw DEFLATE into the link's value within the limit. With the `deflate` feature (on
-//! by default) [`encode`], [`fragment`], [`encode_compare`] and [`compare_fragment`] do both
-//! with `miniz_oxide`. Opening a link ([`decode_link`]) needs no feature.
+//! turns its raw DEFLATE into the link's value within the limit. [`encode`], [`fragment`],
+//! [`encode_compare`] and [`compare_fragment`] do both with `miniz_oxide`; a build that never
+//! calls them carries no compressor (the page's main module measures the same size with them
+//! compiled in as without, BENCHMARKS.md). Opening a link
+//! ([`decode_link`]) inflates with `miniz_oxide` too.
 
 use std::fmt;
 
@@ -162,7 +164,6 @@ pub fn compare_payload(reports: &[(&str, &Report)]) -> Result<Vec<u8>, ShareErro
 }
 
 /// DEFLATE at level 9, then [`wrap`].
-#[cfg(feature = "deflate")]
 fn pack(json: &[u8]) -> Result<String, ShareError> {
     wrap(&miniz_oxide::deflate::compress_to_vec(json, 9))
 }
@@ -246,13 +247,11 @@ fn text_of(json: Vec<u8>, not_text: fn(String) -> ShareError) -> Result<String, 
 }
 
 /// Encodes a report as the value of the fragment's `report=` (without the prefix).
-#[cfg(feature = "deflate")]
 pub fn encode(report: &Report) -> Result<String, ShareError> {
     pack(&report_payload(report))
 }
 
 /// The whole fragment for a report: `report=<encoded>`.
-#[cfg(feature = "deflate")]
 pub fn fragment(report: &Report) -> Result<String, ShareError> {
     Ok(format!("{FRAGMENT_PREFIX}{}", encode(report)?))
 }
@@ -284,13 +283,11 @@ fn report_of(text: String) -> Result<Report, ShareError> {
 
 /// Encodes named reports, in order (the first is the baseline), as the value of the
 /// fragment's `compare=` (without the prefix).
-#[cfg(feature = "deflate")]
 pub fn encode_compare(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
     pack(&compare_payload(reports)?)
 }
 
 /// The whole fragment for a comparison: `compare=<encoded>`.
-#[cfg(feature = "deflate")]
 pub fn compare_fragment(reports: &[(&str, &Report)]) -> Result<String, ShareError> {
     Ok(format!("{COMPARE_PREFIX}{}", encode_compare(reports)?))
 }
@@ -330,7 +327,7 @@ pub fn decode_link(fragment: &str) -> Result<Link, ShareError> {
     open_inflated(kind, inflate(&deflated)?)
 }
 
-#[cfg(all(test, feature = "deflate"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::RunInfo;

@@ -96,7 +96,7 @@ impl Summary {
         for (i, cell) in stated.iter_mut().enumerate().skip(1) {
             *cell &= depth >= Ranking::ALL[i - 1].depth();
         }
-        // The stated means' bootstraps, drawn in one batch (on every core with `threads`).
+        // The stated means' bootstraps, drawn in one batch (on every core with `native-speed`).
         let mut samples: [Option<&[f64]>; 5] = [None; 5];
         for (sample, (xs, stated)) in samples.iter_mut().zip(values.iter().zip(stated)) {
             if stated {
@@ -297,7 +297,6 @@ mod tests {
             group: Group::Locate,
             tags: vec![],
             expected_pages: vec![1],
-            #[cfg(feature = "files")]
             expected_locations: vec![],
             matches_returned: 5,
             page_hit_at_3: hits[0],

@@ -4,7 +4,7 @@
 //! - Query ids are `q1…qN` in dataset order ([`query_id`]); [`queries_jsonl`] maps them back to
 //!   the questions (TREC files have no place for the text).
 //! - Document ids are `p<page>` ([`doc_id`]); a dataset of several files names the file too,
-//!   `PATH#p<page>` ([`files`], behind the `files` feature).
+//!   `PATH#p<page>` ([`files`]).
 //! - The run ([`page_run`], [`run_lines`]) lists each distinct page once, at the rank of the
 //!   first match that cites it, with score `1/rank`. Pages cited by one match share its rank
 //!   and score; a match that cites no page adds nothing.
@@ -21,7 +21,6 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 pub mod beir;
-#[cfg(feature = "files")]
 pub mod files;
 
 use crate::capture::{CaptureErrors, CaptureReader, Pairing};
@@ -189,7 +188,6 @@ pub enum ExportError {
     },
     /// An item's location spans more pages than a qrels file lists one by one
     /// ([`MAX_LISTED_SPAN`]).
-    #[cfg(feature = "files")]
     LocationTooWide {
         /// The item's 0-based index in dataset order.
         index: usize,
@@ -218,7 +216,6 @@ impl std::fmt::Display for ExportError {
                 index + 1,
                 query_id(*index)
             ),
-            #[cfg(feature = "files")]
             ExportError::LocationTooWide {
                 index,
                 question,

@@ -83,7 +83,7 @@ pub struct CaptureRead<'d, K = ()> {
 fn line_text(bytes: &[u8]) -> Result<&str, usize> {
     // simdutf8 checks a line several times faster than `std::str::from_utf8` (whose check was
     // a sixth of a whole `figeval score`); on failure std says where.
-    #[cfg(feature = "simdutf8")]
+    #[cfg(feature = "native-speed")]
     if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
         return Ok(text);
     }

@@ -642,14 +642,6 @@ fn an_answer_written_in_the_contracts_shape_reads_back_as_the_same_matches() {
     assert_eq!(back.read_through.as_deref(), Some("hayhooks"));
     let (ours, theirs) = (read.matches.unwrap(), back.matches.unwrap());
     assert_eq!(ours.len(), 4);
-    #[cfg(not(feature = "files"))]
-    let ours: Vec<Match> = ours
-        .into_iter()
-        .map(|m| Match {
-            file_path: None,
-            ..m
-        })
-        .collect();
     assert_eq!(theirs, ours);
     assert!(theirs[0].is_figure() && theirs[0].figure_summary.is_some());
     assert_eq!(theirs[1].content.as_ref().map(|c| c.1), Some(true), "cut");

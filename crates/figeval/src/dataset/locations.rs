@@ -1,8 +1,5 @@
 //! An item's `expected_locations` (contract §1.5): their reading, validation and writing, and
 //! whether two paths name one file. Whether a match covers a location is `crate::files`'s.
-//!
-//! Behind the `files` feature: the page's main bundle leaves it out (its 280 KB budget), and
-//! there a dataset with `expected_locations` is refused as an unknown key.
 
 use serde_json::{Map, Value};
 

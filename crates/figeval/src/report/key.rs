@@ -56,7 +56,6 @@ pub fn is_dataset_key(text: &str) -> bool {
 }
 
 fn scored_line(r: &ItemRecord) -> String {
-    #[cfg(feature = "files")]
     if !r.expected_locations.is_empty() {
         let mut locations: Vec<serde_json::Value> = r
             .expected_locations
@@ -96,7 +95,6 @@ mod tests {
             group,
             tags: vec![],
             expected_pages: pages.to_vec(),
-            #[cfg(feature = "files")]
             expected_locations: vec![],
             matches_returned: 0,
             page_hit_at_3: false,

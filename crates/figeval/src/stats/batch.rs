@@ -1,18 +1,18 @@
-//! Several bootstraps in one batch, shared out over the machine's cores with the `threads`
+//! Several bootstraps in one batch, shared out over the machine's cores with the `native-speed`
 //! feature (native builds), one by one otherwise; the intervals are the same either way.
 
 use super::bootstrap::percentile_bootstrap_mean;
 use super::Interval;
 
 /// [`percentile_bootstrap_mean`] of each sample given (`None` for each not given), in one
-/// batch. With the `threads` feature (native builds) the samples are shared out over the
+/// batch. With the `native-speed` feature (native builds) the samples are shared out over the
 /// machine's cores, each taken by the next free thread; every bootstrap starts from the same
 /// seed whichever thread draws it, so the intervals are the same as one by one, to the bit.
 pub(crate) fn percentile_bootstrap_means<const N: usize>(
     samples: [Option<&[f64]>; N],
 ) -> [Option<Interval>; N] {
     let mut out = [None; N];
-    #[cfg(all(feature = "threads", not(target_family = "wasm")))]
+    #[cfg(all(feature = "native-speed", not(target_family = "wasm")))]
     {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let given = samples.iter().flatten().count();
@@ -31,7 +31,7 @@ pub(crate) fn percentile_bootstrap_means<const N: usize>(
 
 /// [`percentile_bootstrap_means`] on `threads` scoped threads (this one among them), into
 /// `out`.
-#[cfg(all(feature = "threads", not(target_family = "wasm")))]
+#[cfg(all(feature = "native-speed", not(target_family = "wasm")))]
 fn on_threads(samples: &[Option<&[f64]>], out: &mut [Option<Interval>], threads: usize) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
@@ -91,7 +91,7 @@ mod tests {
         let mut expected = one_by_one.clone();
         expected[1] = None;
         assert_eq!(percentile_bootstrap_means(some).to_vec(), expected);
-        #[cfg(all(feature = "threads", not(target_family = "wasm")))]
+        #[cfg(all(feature = "native-speed", not(target_family = "wasm")))]
         for threads in [2, 3, 5] {
             let mut out = [None; 5];
             on_threads(&some, &mut out, threads);

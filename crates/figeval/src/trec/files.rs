@@ -1,5 +1,5 @@
 //! The standard run files of a dataset of several files (contract §1.5, §8.5): doc ids that
-//! name the file and the page. Behind the core's `files` feature, as `crate::files` is.
+//! name the file and the page.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
