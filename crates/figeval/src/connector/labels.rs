@@ -48,9 +48,16 @@ impl LabelStyle {
     }
 }
 
-fn roman(mut n: u32) -> String {
-    const TABLE: [(u32, &str); 13] = [
-        (1000, "M"),
+/// Thousands are written as that many `M`s, up to this many: a PDF's `/St` may be any number,
+/// and `M` repeated four million times for each page of a hostile file would fill the memory
+/// (its fuzz target found it). Letters stop at the same count.
+const MOST_REPEATS: u32 = 1000;
+
+fn roman(n: u32) -> String {
+    let thousands = n / 1000;
+    let mut out = "M".repeat(thousands.min(MOST_REPEATS) as usize);
+    let mut n = n % 1000;
+    const TABLE: [(u32, &str); 12] = [
         (900, "CM"),
         (500, "D"),
         (400, "CD"),
@@ -64,7 +71,6 @@ fn roman(mut n: u32) -> String {
         (4, "IV"),
         (1, "I"),
     ];
-    let mut out = String::new();
     for (value, digits) in TABLE {
         while n >= value {
             out.push_str(digits);
@@ -74,7 +80,8 @@ fn roman(mut n: u32) -> String {
     out
 }
 
-/// `A`…`Z`, then `AA`…`ZZ`, `AAA`…: the letter repeated ⌈n/26⌉ times.
+/// `A`…`Z`, then `AA`…`ZZ`, `AAA`…: the letter repeated ⌈n/26⌉ times, at most
+/// [`MOST_REPEATS`].
 fn letters(n: u32) -> String {
     if n == 0 {
         return String::new();
@@ -82,7 +89,7 @@ fn letters(n: u32) -> String {
     let letter = char::from(b'A' + ((n - 1) % 26) as u8);
     letter
         .to_string()
-        .repeat(((n - 1) / 26 + 1).min(1000) as usize)
+        .repeat(((n - 1) / 26 + 1).min(MOST_REPEATS) as usize)
 }
 
 /// One entry of the `/PageLabels` number tree: from page index `start` (0-based) on, labels

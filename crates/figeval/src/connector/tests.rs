@@ -176,6 +176,29 @@ fn octave_labels() -> PageLabels {
 }
 
 #[test]
+fn a_hostile_roman_start_gives_labels_of_bounded_length() {
+    // A `/St` of four billion in roman numerals was four million `m`s for every page (the
+    // `connector_answer` fuzz target's timeout); thousands stop at 1000 `m`s, as letters stop
+    // at 1000 repeats.
+    let huge = PageLabels::from_ranges(
+        vec![LabelRange {
+            start: 0,
+            style: Some(LabelStyle::LowerRoman),
+            prefix: "p".into(),
+            first: 4_000_000_000,
+        }],
+        200,
+    );
+    let label = huge.label_of(Page::new(200).unwrap()).unwrap();
+    assert_eq!(
+        label,
+        format!("p{}cxcix", "m".repeat(1000)),
+        "4,000,000,199"
+    );
+    assert_eq!(huge.page_of(label).map(Page::get), Some(200));
+}
+
+#[test]
 fn page_labels_follow_their_ranges() {
     let l = octave_labels();
     assert_eq!(l.page_of("T-1").map(Page::get), Some(1));
@@ -195,6 +218,22 @@ fn page_labels_follow_their_ranges() {
         3,
     );
     assert_eq!(letters.label_of(Page::new(3).unwrap()), Some("A-BB"));
+    let roman = |first| {
+        PageLabels::from_ranges(
+            vec![LabelRange {
+                start: 0,
+                style: Some(LabelStyle::LowerRoman),
+                prefix: String::new(),
+                first,
+            }],
+            2,
+        )
+    };
+    assert_eq!(roman(1994).label_of(Page::new(2).unwrap()), Some("mcmxcv"));
+    assert_eq!(
+        roman(3999).label_of(Page::new(1).unwrap()),
+        Some("mmmcmxcix")
+    );
     let none = PageLabels::from_ranges(vec![], 2);
     assert_eq!(
         none.page_of("2").map(Page::get),
