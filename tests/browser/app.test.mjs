@@ -102,7 +102,7 @@ test('every dataset error is listed, worded by figeval', { skip }, async () => {
   await setField(page, 'dataset-input', '{"corpus_id": "x",\n "items": [}');
   const syntax = await page.locator('[data-testid=dataset-error]').allTextContents();
   assert.equal(syntax.length, 1);
-  assert.match(syntax[0], /^line 2, column \d+: invalid JSON/);
+  assert.match(syntax[0], /^line 2, column \d+: not valid JSON: /);
   await page.context().close();
 });
 
@@ -239,7 +239,7 @@ test('a capture that cannot be scored shows figeval\'s capture errors', { skip }
   assert.match(banner, /The responses cannot be scored/);
   assert.match(banner, /problems with the responses/);
   assert.match(banner, /line 1 \(question "A plain question\?"\): the match at rank 1 is a number, not a JSON object/);
-  assert.match(banner, /line 2, column \d+: not JSON/);
+  assert.match(banner, /line 2, column \d+: not valid JSON: a word JSON does not know.*; mend the line or delete it/);
   await page.context().close();
 });
 

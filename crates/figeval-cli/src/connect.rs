@@ -63,7 +63,7 @@ pub fn prepare(args: &ConnectArgs) -> Result<Connect, Failure> {
         }
         _ => None,
     };
-    let reader = Reader::new(&connector, labels).map_err(Failure::Input)?;
+    let reader = Reader::new(&connector, labels).map_err(|e| Failure::Input(e.to_string()))?;
     Ok(Connect {
         record: Some(connector.record()),
         reader: Some(reader),
@@ -83,6 +83,6 @@ impl Connect {
     pub fn secrets(&self) -> Result<Secrets, Failure> {
         self.connector
             .secrets(|name| std::env::var(name).ok())
-            .map_err(Failure::Input)
+            .map_err(|e| Failure::Input(e.to_string()))
     }
 }

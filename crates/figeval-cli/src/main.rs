@@ -281,11 +281,11 @@ pub struct RunArgs {
     pub connect: ConnectArgs,
 }
 
-fn parse_cache_mode(s: &str) -> Result<CacheMode, String> {
+fn parse_cache_mode(s: &str) -> Result<CacheMode, figeval::request::UnknownCacheMode> {
     s.parse()
 }
 
-fn parse_gate(s: &str) -> Result<Gate, String> {
+fn parse_gate(s: &str) -> Result<Gate, figeval::compare::GateError> {
     s.parse()
 }
 

@@ -50,13 +50,15 @@ pub fn run(args: &ProbeArgs) -> Outcome {
     let reader = match &connect.reader {
         Some(r) => r,
         None => {
-            default_reader = Reader::new(&connect.connector, None).map_err(Failure::Input)?;
+            default_reader =
+                Reader::new(&connect.connector, None).map_err(|e| Failure::Input(e.to_string()))?;
             &default_reader
         }
     };
-    let read = reader
-        .read_answer(&answer.body, true)
-        .map_err(|e| Failure::Deployment(format!("the answer is not JSON: {e}")))?;
+    let read = reader.read_answer(&answer.body, true).map_err(|e| {
+        let e = figeval::describe::json_error(&e);
+        Failure::Deployment(format!("the answer is not JSON ({e})"))
+    })?;
     files::print_text(&figeval::connector::probe_text(reader, &read))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -85,9 +85,9 @@ fn validate_lists_every_error_with_item_number_and_question_start() {
     o.exit(2).stdout_is_empty();
     for needle in [
         "item 1 (\"Which figure shows the pitch?\"): page: unknown key",
-        "item 1 (\"Which figure shows the pitch?\"): expected_pages[0]: expected an integer page in 1..=2147483647, found the number 0",
+        "item 1 (\"Which figure shows the pitch?\"): expected_pages[0]: expected a page number of 1 or more, found the number 0",
         "item 2 (\"Which figure shows the pitch?\"): question: duplicates the question of item 1",
-        "item 2 (\"Which figure shows the pitch?\"): expected_pages[0]: expected an integer page in 1..=2147483647, found the string \"4\"",
+        "item 2 (\"Which figure shows the pitch?\"): expected_pages[0]: expected a page number (1 for the PDF's first page), found the string \"4\"",
         "item 2 (\"Which figure shows the pitch?\"): kind: expected \"locate\" or \"content\", found the string \"drawing\"",
         "item 3: question: expected a non-empty string, found the number 12",
         "item 3: expected_pages: expected at least one page, found an empty array",
@@ -108,7 +108,7 @@ fn validate_reports_syntax_errors_with_line_and_column() {
     );
     expect(&["validate", &bad])
         .exit(2)
-        .stderr_has("line 3, column 13: invalid JSON");
+        .stderr_has("line 3, column 13: not valid JSON: a value (a string in double quotes");
 }
 
 #[test]
@@ -249,7 +249,11 @@ fn score_names_the_line_that_is_not_json() {
     );
     assert_bad_capture(
         &text,
-        &["line 3, column 19: not JSON: key must be a string"],
+        &[
+            // One broken line is one problem: the item it leaves unanswered is not listed again.
+            "1 problem with the responses:",
+            "line 3 (question \"x\"), column 19: not valid JSON: a key must be a string in double quotes; mend the line or delete it",
+        ],
     );
 }
 
@@ -423,7 +427,7 @@ fn the_regression_gate_exits_1_only_when_a_named_group_fell() {
     expect(&["compare", &b, &a, "--fail-on-regression", "overall"]).exit(1);
     expect(&["compare", &b, &a, "--fail-on-regression", "figures"])
         .exit(2)
-        .stderr_has("known: overall, content, locate, prose");
+        .stderr_has("the scopes are overall, content, locate, prose");
 }
 
 #[test]
@@ -455,7 +459,7 @@ fn the_regression_gate_can_watch_one_metric_of_a_scope() {
         "overall:page_mrr",
     ]);
     o.exit(2)
-        .stderr_has("\"page_mrr\" is not a metric; known: page_hit_at_3");
+        .stderr_has("\"page_mrr\" is not a metric; the metrics are page_hit_at_3");
 }
 
 #[test]
@@ -496,9 +500,9 @@ fn compare_opens_a_report_without_per_item_and_warns_that_it_cannot_be_checked()
 fn compare_refuses_a_file_that_is_not_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let junk = write(dir.path(), "junk.json", "{\"corpus_id\": \"c\"}");
-    expect(&["compare", &junk, &junk])
-        .exit(2)
-        .stderr_has("not a figeval report");
+    expect(&["compare", &junk, &junk]).exit(2).stderr_has(
+        "line 1, column 18: not a figeval report: the key max_precise_span_pages is missing",
+    );
 }
 
 #[test]

@@ -281,7 +281,13 @@ pub enum StorageError {
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StorageError::Unreadable(e) => write!(f, "the saved draft cannot be read: {e}"),
+            StorageError::Unreadable(e) => write!(
+                f,
+                "the saved draft cannot be read (line {}, column {}): {}",
+                e.line(),
+                e.column(),
+                figeval::describe::json_problem(e)
+            ),
         }
     }
 }
@@ -646,14 +652,14 @@ mod tests {
         assert_eq!((e.line(), e.column()), (1, 2));
         assert_eq!(
             Draft::from_storage("[1]").unwrap_err().to_string(),
-            format!("the saved draft cannot be read: {e}")
+            "the saved draft cannot be read (line 1, column 2): expected a string, found the number 1"
         );
         assert_eq!(
             Draft::from_storage("{\"corpus_id\": 1}")
                 .unwrap_err()
                 .to_string(),
-            "the saved draft cannot be read: invalid type: integer `1`, expected a string at line \
-             1 column 15"
+            "the saved draft cannot be read (line 1, column 15): expected a string, found the \
+             number 1"
         );
     }
 
@@ -683,9 +689,9 @@ mod tests {
             ]
         );
         for needle in [
-            "expected_pages[1]: expected an integer page in 1..=2147483647, found the string \"x\"",
-            "expected_pages[2]: expected an integer page in 1..=2147483647, found the number 0",
-            "expected_pages[3]: expected an integer page in 1..=2147483647, found the number 2.5",
+            "expected_pages[1]: expected a page number (1 for the PDF's first page), found the string \"x\"",
+            "expected_pages[2]: expected a page number of 1 or more, found the number 0",
+            "expected_pages[3]: expected a whole page number (without a decimal point), found the number 2.5",
             "item 3 (\"In the sine curve example, how many peaks reach …\"): question: duplicates the question of item 2",
         ] {
             assert!(messages.iter().any(|m| m.contains(needle)), "{needle:?} in {messages:#?}");

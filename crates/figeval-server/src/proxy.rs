@@ -222,7 +222,13 @@ impl Deployment {
             ))
         })?;
         live::check_top_k(asked.top_k).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let cache_mode: CacheMode = asked.cache_mode.parse().map_err(ApiError::bad_request)?;
+        let cache_mode: CacheMode =
+            asked
+                .cache_mode
+                .parse()
+                .map_err(|e: figeval::request::UnknownCacheMode| {
+                    ApiError::bad_request(e.to_string())
+                })?;
         let template = Asked {
             base_url: &self.base_url,
             question: &asked.query,

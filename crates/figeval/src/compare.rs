@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use crate::dataset::Group;
 use crate::decimal::{self, round4};
-use crate::report::{Report, Scope};
-use crate::score::{ItemRecord, Metric, PerMetric, Ranking};
+use crate::report::{Report, Scope, UnknownScope};
+use crate::score::{ItemRecord, Metric, PerMetric, Ranking, UnknownMetric};
 use crate::stats::{
     min_significant_delta, newcombe_paired, percentile_bootstrap_mean, Interval, PairedCounts,
 };
@@ -205,16 +205,39 @@ impl fmt::Display for Gate {
     }
 }
 
+/// Why a text is not a gate (`SCOPE` or `SCOPE:METRIC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GateError {
+    /// The scope is neither `overall` nor a group.
+    Scope(UnknownScope),
+    /// The metric after the `:` is not one of the four hit metrics.
+    Metric(UnknownMetric),
+}
+
+impl fmt::Display for GateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GateError::Scope(e) => e.fmt(f),
+            GateError::Metric(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for GateError {}
+
 impl FromStr for Gate {
-    type Err = String;
+    type Err = GateError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
         let (scope, metric) = match s.split_once(':') {
-            Some((scope, metric)) => (scope.trim(), Some(metric.trim().parse()?)),
+            Some((scope, metric)) => (
+                scope.trim(),
+                Some(metric.trim().parse().map_err(GateError::Metric)?),
+            ),
             None => (s, None),
         };
         Ok(Gate {
-            scope: scope.parse()?,
+            scope: scope.parse().map_err(GateError::Scope)?,
             metric,
         })
     }
@@ -787,9 +810,21 @@ pub(crate) mod tests {
             "prose:page_hit_at_3"
         );
         let e = "overall:page_hit_at_4".parse::<Gate>().unwrap_err();
-        assert!(e.contains("is not a metric"), "{e}");
+        assert_eq!(
+            e,
+            GateError::Metric(UnknownMetric {
+                name: "page_hit_at_4".into()
+            })
+        );
+        assert!(e.to_string().contains("is not a metric"), "{e}");
         let e = "figures".parse::<Gate>().unwrap_err();
-        assert!(e.contains("neither overall nor a group"), "{e}");
+        assert_eq!(
+            e,
+            GateError::Scope(UnknownScope {
+                name: "figures".into()
+            })
+        );
+        assert!(e.to_string().contains("neither overall nor a group"), "{e}");
     }
 
     #[test]

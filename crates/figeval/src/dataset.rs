@@ -41,7 +41,32 @@ impl Page {
 impl TryFrom<i64> for Page {
     type Error = String;
     fn try_from(n: i64) -> Result<Self, Self::Error> {
-        Page::new(n).ok_or_else(|| format!("page {n} is outside 1..={}", Page::MAX))
+        Page::new(n).ok_or_else(|| format!("expected {}, found {n}", Page::rule_for_number(n)))
+    }
+}
+
+impl Page {
+    /// The rule a number breaks when it is not a page, in words: `a page number of 1 or
+    /// more`, or for one past the limit `a page number of at most 2147483647`.
+    fn rule_for_number(n: i64) -> String {
+        if n > i64::from(Page::MAX) {
+            format!("a page number of at most {}", Page::MAX)
+        } else {
+            "a page number of 1 or more".to_string()
+        }
+    }
+
+    /// What a dataset says when `v` is not a page: the rule in words and what was found
+    /// (`expected a page number of 1 or more, found the number 0`).
+    pub(crate) fn expected(v: &Value) -> String {
+        let rule = match v {
+            Value::Number(n) if n.is_f64() => {
+                "a whole page number (without a decimal point)".to_string()
+            }
+            Value::Number(n) => Page::rule_for_number(n.as_i64().unwrap_or(i64::MAX)),
+            _ => "a page number (1 for the PDF's first page)".to_string(),
+        };
+        format!("expected {rule}, found {}", describe::value(v))
     }
 }
 
@@ -293,7 +318,7 @@ impl Dataset {
                     column: e.column(),
                 },
                 field: String::new(),
-                message: format!("invalid JSON: {}", strip_position(&e)),
+                message: format!("not valid JSON: {}", describe::json_problem(&e)),
             }])
         })?;
         Dataset::from_value(&value)
@@ -485,15 +510,6 @@ fn parse_valid(text: &str) -> Option<Dataset> {
     })
 }
 
-/// serde_json appends " at line L column C" to its messages; the location is reported apart.
-pub(crate) fn strip_position(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
-
 /// A key as an error names it: as written, or `""` when it is empty.
 pub(crate) fn key_name(key: &str) -> &str {
     if key.is_empty() {
@@ -658,14 +674,7 @@ pub(crate) fn parse_pages(
             for (i, p) in a.iter().enumerate() {
                 match p.as_i64().and_then(Page::new) {
                     Some(page) => pages.push(page),
-                    _ => err(
-                        &format!("expected_pages[{i}]"),
-                        format!(
-                            "expected an integer page in 1..={}, found {}",
-                            Page::MAX,
-                            describe::value(p)
-                        ),
-                    ),
+                    _ => err(&format!("expected_pages[{i}]"), Page::expected(p)),
                 }
             }
             (pages.len() == a.len()).then_some(pages)
@@ -681,7 +690,7 @@ pub(crate) fn parse_pages(
             err(
                 "expected_pages",
                 format!(
-                    "expected an array of integer pages, found {}",
+                    "expected an array of page numbers, found {}",
                     describe::value(v)
                 ),
             );
@@ -690,7 +699,7 @@ pub(crate) fn parse_pages(
         None => {
             err(
                 "expected_pages",
-                "missing (an array of 1-based physical PDF pages)".into(),
+                "missing (an array of page numbers, 1 for the PDF's first page)".into(),
             );
             None
         }
@@ -817,10 +826,10 @@ mod tests {
             "dataset: corpus_id: expected a non-empty string",
             "item 1: page: unknown key",
             "question: expected a non-empty string, found an empty or blank string",
-            "expected_pages[0]: expected an integer page in 1..=2147483647, found the number 0",
-            "expected_pages[1]: expected an integer page in 1..=2147483647, found the number 1.5",
-            "expected_pages[2]: expected an integer page in 1..=2147483647, found the string \"2\"",
-            "expected_pages[3]: expected an integer page in 1..=2147483647, found the boolean true",
+            "expected_pages[0]: expected a page number of 1 or more, found the number 0",
+            "expected_pages[1]: expected a whole page number (without a decimal point), found the number 1.5",
+            "expected_pages[2]: expected a page number (1 for the PDF's first page), found the string \"2\"",
+            "expected_pages[3]: expected a page number (1 for the PDF's first page), found the boolean true",
             "figure_ref: expected a non-empty string",
             "kind: expected \"locate\" or \"content\", found the string \"other\"",
             "tags[0]: expected a string, found the number 1",
@@ -844,14 +853,29 @@ mod tests {
         );
         assert!(e
             .to_string()
-            .starts_with("line 3, column 13: invalid JSON: expected value"));
+            .starts_with("line 3, column 13: not valid JSON: a value (a string in double quotes"));
     }
 
     #[test]
     fn pages_beyond_i32_are_refused() {
         let mut v = item("q?");
         v["expected_pages"] = serde_json::json!([2147483648u64]);
-        assert!(Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]})).is_err());
+        let e = Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]}));
+        assert!(
+            e.unwrap_err().to_string().ends_with(
+                "expected_pages[0]: expected a page number of at most 2147483647, found the \
+                 number 2147483648"
+            ),
+            "a number past the limit is told the limit, not to be 1 or more"
+        );
+        let mut v = item("q?");
+        v["expected_pages"] = serde_json::json!([u64::MAX]);
+        assert!(
+            Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]}))
+                .unwrap_err()
+                .to_string()
+                .contains("at most 2147483647")
+        );
         let mut v = item("q?");
         v["expected_pages"] = serde_json::json!([2147483647u64]);
         assert!(Dataset::from_value(&serde_json::json!({"corpus_id": "c", "items": [v]})).is_ok());

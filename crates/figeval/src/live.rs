@@ -313,7 +313,7 @@ pub fn judge(status: u16, status_text: &str, body: &str) -> Result<Vec<Match>, A
         return Err(AnswerFailure::TooLarge);
     }
     let response = Response::parse(body).map_err(|e| AnswerFailure::NotJson {
-        error: e.to_string(),
+        error: describe::json_error(&e),
         body_start: quote_body(body),
     })?;
     response.matches.map_err(AnswerFailure::Problem)
@@ -346,7 +346,7 @@ pub fn judge_mapped(
     let answer = reader
         .read_answer(body, false)
         .map_err(|e| AnswerFailure::NotJson {
-            error: e.to_string(),
+            error: describe::json_error(&e),
             body_start: quote_body(&secrets.redact(body)),
         })?;
     match answer.matches {
@@ -451,7 +451,9 @@ mod tests {
     fn an_answer_is_judged_status_then_json_then_matches() {
         let f = judge(200, "OK", "<html>oops</html>").unwrap_err();
         assert!(
-            f.to_string().starts_with("the response is not JSON ("),
+            f.to_string().starts_with(
+                "the response is not JSON (line 1, column 1: a value (a string in double quotes,"
+            ),
             "{f}"
         );
         assert!(

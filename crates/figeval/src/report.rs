@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::dataset::{strip_position, Group};
+use crate::dataset::Group;
 use crate::request::{CacheMode, RequestInfo};
 use crate::score::{ItemRecord, Metric, Ranking, ScoreConfig};
 use crate::summary::Summary;
@@ -43,16 +43,35 @@ impl fmt::Display for Scope {
     }
 }
 
+/// A name that is neither `overall` nor a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownScope {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Scope::all().map(Scope::name).collect();
+        write!(
+            f,
+            "{:?} is neither overall nor a group; the scopes are {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownScope {}
+
 impl FromStr for Scope {
-    type Err = String;
+    type Err = UnknownScope;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Scope::all().find(|sc| sc.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Scope::all().map(Scope::name).collect();
-            format!(
-                "{s:?} is neither overall nor a group; known: {}",
-                names.join(", ")
-            )
-        })
+        Scope::all()
+            .find(|sc| sc.name() == s)
+            .ok_or_else(|| UnknownScope {
+                name: s.to_string(),
+            })
     }
 }
 
@@ -289,11 +308,15 @@ impl Report {
     /// disagreement.
     pub fn parse(text: &str) -> Result<Report, ReportError> {
         let report: Report = serde_json::from_str(text).map_err(|e| {
+            let what = match e.classify() {
+                serde_json::error::Category::Data => "not a figeval report",
+                _ => "not valid JSON",
+            };
             ReportError::NotAReport(format!(
-                "line {}, column {}: not a figeval report: {}",
+                "line {}, column {}: {what}: {}",
                 e.line(),
                 e.column(),
-                strip_position(&e)
+                crate::describe::json_problem(&e)
             ))
         })?;
         report.check().map_err(ReportError::Disagrees)?;
@@ -802,7 +825,11 @@ mod tests {
         assert_eq!("overall".parse::<Scope>(), Ok(Scope::Overall));
         assert_eq!("prose".parse::<Scope>(), Ok(Scope::Group(Group::Prose)));
         let e = "figures".parse::<Scope>().unwrap_err();
-        assert!(e.contains("known: overall, content, locate, prose"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "\"figures\" is neither overall nor a group; the scopes are overall, content, locate, \
+             prose"
+        );
         assert_eq!(
             serde_json::to_string(&Scope::Group(Group::Locate)).unwrap(),
             "\"locate\""

@@ -60,13 +60,34 @@ impl fmt::Display for CacheMode {
     }
 }
 
+/// A name that is not a cache mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownCacheMode {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownCacheMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the cache mode must be default, bypass or refresh, not {:?}",
+            self.name
+        )
+    }
+}
+
+impl std::error::Error for UnknownCacheMode {}
+
 impl FromStr for CacheMode {
-    type Err = String;
+    type Err = UnknownCacheMode;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         CacheMode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("cache mode must be one of default, bypass, refresh, not {s:?}"))
+            .ok_or_else(|| UnknownCacheMode {
+                name: s.to_string(),
+            })
     }
 }
 

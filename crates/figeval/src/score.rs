@@ -81,12 +81,32 @@ impl fmt::Display for Metric {
     }
 }
 
+/// A name that is not one of the four hit metrics ([`Metric::ALL`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownMetric {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownMetric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+        write!(
+            f,
+            "{:?} is not a metric; the metrics are {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownMetric {}
+
 impl FromStr for Metric {
-    type Err = String;
+    type Err = UnknownMetric;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Metric::from_name(s).ok_or_else(|| {
-            let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
-            format!("{s:?} is not a metric; known: {}", names.join(", "))
+        Metric::from_name(s).ok_or_else(|| UnknownMetric {
+            name: s.to_string(),
         })
     }
 }
@@ -802,7 +822,12 @@ mod tests {
             assert_eq!(serde_json::from_str::<Metric>(&json).unwrap(), m);
         }
         let e = "page_hit_at_4".parse::<Metric>().unwrap_err();
-        assert!(e.contains("known: page_hit_at_3, page_hit_at_5"), "{e}");
+        assert_eq!(e.name, "page_hit_at_4");
+        assert!(
+            e.to_string()
+                .contains("the metrics are page_hit_at_3, page_hit_at_5"),
+            "{e}"
+        );
     }
 
     #[test]

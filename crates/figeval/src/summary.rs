@@ -178,17 +178,17 @@ impl Summary {
     }
 
     /// Reads a summary's keys from a JSON map; every key must be present and well typed.
-    pub fn from_map(map: &Map<String, Value>) -> Result<Summary, String> {
-        let count = |key: &str| {
+    pub fn from_map(map: &Map<String, Value>) -> Result<Summary, SummaryError> {
+        let count = |key: &'static str| {
             map.get(key)
                 .and_then(Value::as_u64)
-                .ok_or_else(|| format!("`{key}` is missing or not a non-negative integer"))
+                .ok_or(SummaryError::NotACount { key })
         };
-        let rate = |key: &str| {
+        let rate = |key: &'static str| {
             map.get(key)
                 .and_then(Value::as_f64)
                 .filter(|r| (0.0..=1.0).contains(r))
-                .ok_or_else(|| format!("`{key}` is missing or not a rate in 0..=1"))
+                .ok_or(SummaryError::NotARate { key })
         };
         let mut hits = PerMetric::default();
         let mut rates = PerMetric::default();
@@ -223,23 +223,97 @@ impl Summary {
             if let Some(stated) = stated_interval(map, m.ci_name())? {
                 let expected = summary.ci(m);
                 if stated != expected {
-                    return Err(format!(
-                        "`{}` is {} but {} of {} give {}",
-                        m.ci_name(),
-                        interval_value(stated),
-                        summary.hits(m),
-                        summary.n,
-                        interval_value(expected)
-                    ));
+                    return Err(SummaryError::IntervalDisagrees {
+                        key: m.ci_name(),
+                        stated,
+                        hits: summary.hits(m),
+                        n: summary.n,
+                        expected,
+                    });
                 }
             }
         }
         if summary.n == 0 && summary.page_mrr_ci.is_some() {
-            return Err("`page_mrr_ci` must be null when `n` is 0".into());
+            return Err(SummaryError::IntervalWithoutItems { key: "page_mrr_ci" });
         }
         Ok(summary)
     }
 }
+
+/// Why a summary's keys are refused ([`Summary::from_map`]). Each names the key, as a report
+/// writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SummaryError {
+    /// A count (`n`, a metric's `_hits`) that is missing or not a whole number of 0 or more.
+    NotACount {
+        /// The key.
+        key: &'static str,
+    },
+    /// A rate or mean that is missing or not a number from 0 to 1.
+    NotARate {
+        /// The key.
+        key: &'static str,
+    },
+    /// An interval that is neither `null` nor `[low, high]` within 0 to 1.
+    NotAnInterval {
+        /// The key.
+        key: &'static str,
+    },
+    /// A rate's stated interval that is not the one its hits and `n` give.
+    IntervalDisagrees {
+        /// The key.
+        key: &'static str,
+        /// The interval stated.
+        stated: Option<Interval>,
+        /// The metric's hits.
+        hits: u64,
+        /// The summary's `n`.
+        n: u64,
+        /// The interval they give.
+        expected: Option<Interval>,
+    },
+    /// An interval stated for a summary of no items.
+    IntervalWithoutItems {
+        /// The key.
+        key: &'static str,
+    },
+}
+
+impl std::fmt::Display for SummaryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SummaryError::NotACount { key } => write!(
+                f,
+                "`{key}` is missing or is not a count (a whole number of 0 or more)"
+            ),
+            SummaryError::NotARate { key } => {
+                write!(f, "`{key}` is missing or is not a number from 0 to 1")
+            }
+            SummaryError::NotAnInterval { key } => write!(
+                f,
+                "`{key}` must be null or an interval [low, high] of two numbers from 0 to 1"
+            ),
+            SummaryError::IntervalDisagrees {
+                key,
+                stated,
+                hits,
+                n,
+                expected,
+            } => write!(
+                f,
+                "`{key}` is {} but {hits} of {n} give {}",
+                interval_value(*stated),
+                interval_value(*expected)
+            ),
+            SummaryError::IntervalWithoutItems { key } => write!(
+                f,
+                "`{key}` must be null when `n` is 0: there are no items to draw an interval from"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SummaryError {}
 
 /// An interval as JSON: `[lo, hi]`, or `null` for none.
 fn interval_value(i: Option<Interval>) -> Value {
@@ -250,8 +324,8 @@ fn interval_value(i: Option<Interval>) -> Value {
 /// intervals), `Some(None)` for `null`, or the interval, which must lie within 0..=1.
 fn stated_interval(
     map: &Map<String, Value>,
-    key: &str,
-) -> Result<Option<Option<Interval>>, String> {
+    key: &'static str,
+) -> Result<Option<Option<Interval>>, SummaryError> {
     let Some(v) = map.get(key) else {
         return Ok(None);
     };
@@ -262,7 +336,7 @@ fn stated_interval(
         .ok()
         .filter(|i| 0.0 <= i.lo && i.hi <= 1.0)
         .map(|i| Some(Some(i)))
-        .ok_or_else(|| format!("`{key}` is not null or an interval [lo, hi] within 0..=1"))
+        .ok_or(SummaryError::NotAnInterval { key })
 }
 
 impl Serialize for Summary {
@@ -502,16 +576,19 @@ mod tests {
         assert!(Ranking::ALL.iter().all(|&m| old.ranking(m).is_none()));
         map.insert("ndcg_at_5".into(), 1.5.into());
         let e = Summary::from_map(map).unwrap_err();
-        assert!(
-            e.contains("`ndcg_at_5` is missing or not a rate in 0..=1"),
-            "{e}"
+        assert_eq!(e, SummaryError::NotARate { key: "ndcg_at_5" });
+        assert_eq!(
+            e.to_string(),
+            "`ndcg_at_5` is missing or is not a number from 0 to 1"
         );
         map.insert("ndcg_at_5".into(), 0.5.into());
         map.insert("ndcg_at_5_ci".into(), serde_json::json!([0.6, 2.0]));
         let e = Summary::from_map(map).unwrap_err();
-        assert!(
-            e.contains("`ndcg_at_5_ci` is not null or an interval"),
-            "{e}"
+        assert_eq!(
+            e,
+            SummaryError::NotAnInterval {
+                key: "ndcg_at_5_ci"
+            }
         );
     }
 
@@ -521,12 +598,15 @@ mod tests {
         let mut v = serde_json::to_value(&s).unwrap();
         v["page_hit_at_3_ci"] = serde_json::json!([0.5, 0.9]);
         let e = Summary::from_map(v.as_object().unwrap()).unwrap_err();
-        assert!(
-            e.starts_with("`page_hit_at_3_ci` is [0.5,0.9] but 1 of 1 give [0.2065,1.0]"),
-            "{e}"
+        assert_eq!(
+            e.to_string(),
+            "`page_hit_at_3_ci` is [0.5,0.9] but 1 of 1 give [0.2065,1.0]"
         );
         v["page_hit_at_3_ci"] = serde_json::json!([0.9, 0.5]);
         let e = Summary::from_map(v.as_object().unwrap()).unwrap_err();
-        assert!(e.contains("not null or an interval"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "`page_hit_at_3_ci` must be null or an interval [low, high] of two numbers from 0 to 1"
+        );
     }
 }

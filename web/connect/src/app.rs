@@ -197,10 +197,10 @@ pub fn app() -> Html {
                             figeval::describe::start(&x.text, 500)
                         ));
                     }
-                    let read = c
-                        .reader
-                        .read_answer(&x.text, true)
-                        .map_err(|e| format!("the answer is not JSON: {e}"))?;
+                    let read = c.reader.read_answer(&x.text, true).map_err(|e| {
+                        let e = figeval::describe::json_error(&e);
+                        format!("the answer is not JSON ({e})")
+                    })?;
                     Ok(probe_text(&c.reader, &read))
                 }
                 .await;

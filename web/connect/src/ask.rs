@@ -42,7 +42,7 @@ impl InUse {
         value_of: impl Fn(&str) -> String,
     ) -> Result<InUse, String> {
         let reader = Reader::new(&connector, labels).map_err(|e| {
-            e.replace(
+            e.to_string().replace(
                 "(--pdf FILE)",
                 "(open it in the Document view: its page labels are read there)",
             )
@@ -50,7 +50,9 @@ impl InUse {
         if let Some(m) = state::missing_secret(&state::secret_names(&connector), &value_of) {
             return Err(m);
         }
-        let secrets = connector.secrets(|n| Some(value_of(n)))?;
+        let secrets = connector
+            .secrets(|n| Some(value_of(n)))
+            .map_err(|e| e.to_string())?;
         Ok(InUse {
             connector,
             reader,

@@ -71,7 +71,7 @@ fn foreign_questions(dataset: &Dataset, errors: &CaptureErrors) -> Option<Vec<St
     for e in &errors.0 {
         match e {
             CaptureError::UnknownQuestions(qs) => unknown = Some(qs.clone()),
-            CaptureError::MissingResponses(qs) => missing = qs.len(),
+            CaptureError::MissingResponses { questions, .. } => missing = questions.len(),
             _ => {}
         }
     }

@@ -32,14 +32,17 @@ impl fmt::Display for Source {
 /// One problem with a capture.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaptureError {
-    /// Text that is not JSON.
+    /// Text that is not JSON. It is one problem: the item it answers, when its question can
+    /// be read, does not count again as an item with no response.
     NotJson {
         /// 1-based line of the error.
         line: usize,
         /// 1-based column of the error.
         column: usize,
-        /// What the parser expected.
-        message: String,
+        /// The question the line answers, when it can be read from the broken line.
+        question: Option<String>,
+        /// What is wrong, in words ([`crate::describe::json_problem`]).
+        problem: String,
     },
     /// A line that is not UTF-8 text.
     NotText {
@@ -86,7 +89,14 @@ pub enum CaptureError {
     /// Questions with more than one response.
     DuplicateResponses(Vec<String>),
     /// Items with no response.
-    MissingResponses(Vec<String>),
+    MissingResponses {
+        /// Their questions, in dataset order.
+        questions: Vec<String>,
+        /// Lines listed above that cannot be tied to an item (their question cannot be read, or
+        /// is no item's): some of the items may be theirs, so allowing missing responses is not
+        /// offered as the fix.
+        unread_lines: usize,
+    },
     /// The capture holds no response at all.
     Empty,
     /// An entry read through a connector that is not an envelope `{"question", "response"}`.
@@ -125,8 +135,18 @@ impl fmt::Display for CaptureError {
             CaptureError::NotJson {
                 line,
                 column,
-                message,
-            } => write!(f, "line {line}, column {column}: not JSON: {message}"),
+                question,
+                problem,
+            } => {
+                write!(f, "line {line}")?;
+                if let Some(q) = question {
+                    write!(f, " (question {:?})", describe::question(q))?;
+                }
+                write!(
+                    f,
+                    ", column {column}: not valid JSON: {problem}; mend the line or delete it"
+                )
+            }
             CaptureError::NotText { line, column } => write!(
                 f,
                 "line {line} is not UTF-8 text (invalid byte at column {column})"
@@ -173,12 +193,27 @@ impl fmt::Display for CaptureError {
                 describe::counted(qs.len(), "question", "questions"),
                 describe::question_list(qs, LISTED_QUESTIONS)
             ),
-            CaptureError::MissingResponses(qs) => write!(
+            CaptureError::MissingResponses {
+                questions,
+                unread_lines: 0,
+            } => write!(
                 f,
                 "{} with no response (allow missing responses to score the rest and list \
                  these as unscored):{}",
-                describe::counted(qs.len(), "item", "items"),
-                describe::question_list(qs, LISTED_QUESTIONS)
+                describe::counted(questions.len(), "item", "items"),
+                describe::question_list(questions, LISTED_QUESTIONS)
+            ),
+            CaptureError::MissingResponses {
+                questions,
+                unread_lines,
+            } => write!(
+                f,
+                "{} with no response; the {} above that cannot be read may answer some of them \
+                 (mend {} first):{}",
+                describe::counted(questions.len(), "item", "items"),
+                describe::counted(*unread_lines, "line", "lines"),
+                if *unread_lines == 1 { "it" } else { "them" },
+                describe::question_list(questions, LISTED_QUESTIONS)
             ),
             CaptureError::Empty => f.write_str("the capture holds no response"),
             #[cfg(feature = "connectors")]

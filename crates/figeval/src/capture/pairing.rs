@@ -11,7 +11,7 @@ use super::error::{CaptureError, CaptureErrors, Source};
 use crate::connector::read::MappedEntry;
 #[cfg(feature = "connectors")]
 use crate::connector::{AnswerPages, MappedAnswer, Reader};
-use crate::dataset::{strip_position, Dataset};
+use crate::dataset::Dataset;
 use crate::report::Scored;
 use crate::request::{CacheMode, RequestInfo, SearchRequest};
 use crate::response::{BodySeed, Match, Response};
@@ -36,6 +36,9 @@ pub struct Pairing<'d, K = ()> {
     duplicates: Vec<String>,
     errors: Vec<CaptureError>,
     dropped_errors: usize,
+    /// Lines with a problem whose question cannot be read: an item with no response may be
+    /// one of theirs.
+    unread_lines: usize,
     responses: usize,
     /// `None` before the first response; then the request all responses agree on, or
     /// `Some(None)` once one disagrees or has none.
@@ -100,6 +103,7 @@ impl<'d, K> Pairing<'d, K> {
             duplicates: Vec::new(),
             errors: Vec::new(),
             dropped_errors: 0,
+            unread_lines: 0,
             responses: 0,
             request: None,
             keep,
@@ -254,7 +258,10 @@ impl<'d, K> Pairing<'d, K> {
         } = entry;
         let Some(response) = response else {
             return match question {
-                Some(_) => self.error(CaptureError::EnvelopeWithoutResponse { at, keys }),
+                Some(q) => {
+                    self.claim_quietly(q.as_deref());
+                    self.error(CaptureError::EnvelopeWithoutResponse { at, keys })
+                }
                 None => self.error(CaptureError::NotAnEnvelope {
                     at,
                     connector: name,
@@ -374,6 +381,14 @@ impl<'d, K> Pairing<'d, K> {
         self.records[index].as_ref()
     }
 
+    /// Marks the item asking `question` (when it is one) as answered by a line with a problem
+    /// of its own, so it is not listed again as an item with no response.
+    fn claim_quietly(&mut self, question: Option<&str>) {
+        if let Some(&i) = question.and_then(|q| self.index.get(q)) {
+            self.seen[i] = true;
+        }
+    }
+
     /// Marks the item at `i` answered; `false` (and its question listed as a duplicate) when it
     /// already was.
     fn claim(&mut self, i: usize) -> bool {
@@ -411,15 +426,22 @@ impl<'d, K> Pairing<'d, K> {
             .filter(|(_, &seen)| !seen)
             .map(|(it, _)| it.question.clone())
             .collect();
+        // An item with no response is its own problem only when it cannot be one of the lines
+        // already listed: when there are more such items than lines whose question cannot be
+        // read, and the capture was read to its end.
+        let told = errors.iter().any(|e| {
+            matches!(
+                e,
+                CaptureError::OtherConnector { .. } | CaptureError::LineTooLong { .. }
+            )
+        });
         if self.responses == 0 && errors.is_empty() {
             errors.push(CaptureError::Empty);
-        } else if !missing.is_empty()
-            && !allow_missing
-            && !errors
-                .iter()
-                .any(|e| matches!(e, CaptureError::OtherConnector { .. }))
-        {
-            errors.push(CaptureError::MissingResponses(missing.clone()));
+        } else if missing.len() > self.unread_lines && !allow_missing && !told {
+            errors.push(CaptureError::MissingResponses {
+                questions: missing.clone(),
+                unread_lines: self.unread_lines,
+            });
         }
         if !errors.is_empty() {
             return Err(CaptureErrors(errors));
@@ -454,6 +476,16 @@ impl<'d, K> Pairing<'d, K> {
     }
 
     pub(super) fn error(&mut self, e: CaptureError) {
+        let unread = match &e {
+            CaptureError::Response { question, .. } => question.is_none(),
+            CaptureError::NotText { .. }
+            | CaptureError::EnvelopeWithoutQuestion { .. }
+            | CaptureError::BodyWithoutQuery { .. } => true,
+            #[cfg(feature = "connectors")]
+            CaptureError::NotAnEnvelope { .. } => true,
+            _ => false,
+        };
+        self.unread_lines += usize::from(unread);
         if self.errors.len() < MAX_KEPT_ERRORS {
             self.errors.push(e);
         } else {
@@ -462,11 +494,31 @@ impl<'d, K> Pairing<'d, K> {
     }
 
     pub(super) fn syntax_error(&mut self, e: &serde_json::Error) {
+        self.unread_lines += 1;
         self.error(CaptureError::NotJson {
             line: e.line(),
             column: e.column(),
-            message: strip_position(e),
+            question: None,
+            problem: crate::describe::json_problem(e),
         });
+    }
+
+    /// A line that is not JSON ([`CaptureError::NotJson`]). When the question it answers can
+    /// be read and is an item's, the item counts as answered by it, so the line is one problem,
+    /// not a second one as an item with no response; otherwise it is a line that cannot be
+    /// read, which an item with no response may be.
+    pub(super) fn broken_line(&mut self, e: CaptureError) {
+        let item = match &e {
+            CaptureError::NotJson {
+                question: Some(q), ..
+            } => self.index.get(q.as_str()).copied(),
+            _ => None,
+        };
+        match item {
+            Some(i) => self.seen[i] = true,
+            None => self.unread_lines += 1,
+        }
+        self.error(e);
     }
 
     pub(super) fn add_entry(&mut self, at: Source, entry: Entry) {
@@ -490,6 +542,7 @@ impl<'d, K> Pairing<'d, K> {
         }
         if question.is_some() && body.query.is_none() && !body.has_matches() {
             let keys = body.keys().to_vec();
+            self.claim_quietly(question.flatten().as_deref());
             return self.error(CaptureError::EnvelopeWithoutResponse { at, keys });
         }
         self.note_request(None);

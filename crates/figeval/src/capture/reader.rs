@@ -6,7 +6,7 @@ use std::fmt;
 use super::envelope::{Entries, Entry};
 use super::error::{CaptureError, Source};
 use super::Pairing;
-use crate::dataset::strip_position;
+use crate::describe;
 
 /// Whether a capture whose first non-blank line is `first_line` must be read as one document
 /// (a JSON array, or a body pretty-printed across lines) rather than line by line.
@@ -205,7 +205,7 @@ impl<'d, K> CaptureReader<'d, K> {
         }
         match self.pairing.parse(line) {
             Ok(entry) => self.pairing.add_parsed(Source::Line(n), entry),
-            Err(e) => self.pairing.error(not_json(n, &e)),
+            Err(e) => self.pairing.broken_line(not_json(n, line, &e)),
         }
     }
 
@@ -241,7 +241,7 @@ impl<'d, K> CaptureReader<'d, K> {
                         .pairing
                         .error(CaptureError::NotText { line: n, column }),
                     (Ok(entry), None) => self.pairing.add_parsed(Source::Line(n), entry),
-                    (Err(e), None) => self.pairing.error(not_json(n, &e)),
+                    (Err(e), None) => self.pairing.broken_line(not_json(n, text, &e)),
                 }
             }
         }
@@ -270,12 +270,26 @@ impl<'d, K> CaptureReader<'d, K> {
     }
 }
 
-fn not_json(line: usize, e: &serde_json::Error) -> CaptureError {
+/// Line `line`, whose text `text` is not JSON (`e` says why), as the one problem it is.
+fn not_json(line: usize, text: &str, e: &serde_json::Error) -> CaptureError {
     CaptureError::NotJson {
         line,
         column: e.column(),
-        message: strip_position(e),
+        question: question_in(text),
+        problem: describe::json_problem(e),
     }
+}
+
+/// The question a line that is not JSON answers, when it can still be read: the string after
+/// its first `"question":` (an envelope's), else after its first `"query":` (a bare body's).
+/// A line broken by hand or cut short usually still starts with it.
+pub(super) fn question_in(text: &str) -> Option<String> {
+    ["\"question\"", "\"query\""].iter().find_map(|key| {
+        let after = &text[text.find(key)? + key.len()..];
+        let value = after.trim_start().strip_prefix(':')?.trim_start();
+        let mut de = serde_json::Deserializer::from_str(value);
+        serde::Deserialize::deserialize(&mut de).ok()
+    })
 }
 
 /// Reads a document: a JSON array of entries, or one or more concatenated JSON values.

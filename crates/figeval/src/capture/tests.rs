@@ -91,12 +91,79 @@ fn a_line_that_is_not_json_is_named_by_its_line() {
     );
     let e = score(&text, false).unwrap_err();
     assert_eq!(e.0.len(), 1, "{e}");
-    assert!(
-        e.0[0]
-            .to_string()
-            .starts_with("line 2, column 2: not JSON: key must be a string"),
-        "{e}"
+    assert_eq!(
+        e.0[0].to_string(),
+        "line 2, column 2: not valid JSON: a key must be a string in double quotes; mend the \
+         line or delete it"
     );
+}
+
+#[test]
+fn a_broken_line_is_one_problem_named_by_its_line_and_question() {
+    let b = envelope("Which figure shows B?", 2);
+    // A hand edit that left single quotes inside the response.
+    let broken = b.replace("\"chunk_id\"", "'chunk_id'");
+    let text = format!("{}\n{broken}\n", envelope("Which figure shows A?", 1));
+    let e = score(&text, false).unwrap_err();
+    assert_eq!(
+        e.0.len(),
+        1,
+        "the item is not counted again as missing: {e}"
+    );
+    let message = e.0[0].to_string();
+    assert!(
+        message.starts_with(
+            "line 2 (question \"Which figure shows B?\"), column 93: not valid JSON: a key \
+             must be a string in double quotes"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("; mend the line or delete it"),
+        "{message}"
+    );
+    assert!(!message.contains("allow missing"), "{message}");
+    // Allowing missing responses does not drop the broken line's item: it stays an error.
+    assert_eq!(score(&text, true).unwrap_err().0.len(), 1);
+}
+
+#[test]
+fn a_broken_line_whose_question_cannot_be_read_is_one_problem_too() {
+    let text = format!("{}\n{{not json\n", envelope("Which figure shows A?", 1));
+    let e = score(&text, false).unwrap_err();
+    assert_eq!(e.0.len(), 1, "{e}");
+    assert!(e.0[0].to_string().starts_with("line 2, column 2: "), "{e}");
+}
+
+#[test]
+fn items_beyond_the_broken_lines_are_listed_without_offering_to_drop_them() {
+    let text = "{not json\n";
+    let e = score(text, false).unwrap_err();
+    assert_eq!(e.0.len(), 2, "{e}");
+    assert_eq!(
+        e.0[1].to_string(),
+        "2 items with no response; the 1 line above that cannot be read may answer some of them \
+         (mend it first):\n  - \"Which figure shows A?\"\n  - \"Which figure shows B?\""
+    );
+}
+
+#[test]
+fn the_question_of_a_broken_line_is_read_from_its_start() {
+    use super::reader::question_in;
+    assert_eq!(
+        question_in(r#"{"question": "Q \"1\"?", "response": {"matches": [}"#).as_deref(),
+        Some("Q \"1\"?")
+    );
+    assert_eq!(
+        question_in(r#"{"query":"Q?","matches":[{'a': 1}]}"#).as_deref(),
+        Some("Q?")
+    );
+    assert_eq!(
+        question_in(r#"{"question": 3, "query": "Q?"}"#).as_deref(),
+        Some("Q?")
+    );
+    assert_eq!(question_in(r#"{"question": "unfinished"#), None);
+    assert_eq!(question_in("{not json"), None);
 }
 
 #[test]
@@ -178,7 +245,7 @@ fn a_broken_array_gives_line_and_column() {
     let e = score("[\n{\"matches\": [}\n]", false)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("line 2, column 14: not JSON"), "{e}");
+    assert!(e.contains("line 2, column 14: not valid JSON"), "{e}");
 }
 
 #[test]
@@ -403,8 +470,18 @@ fn a_bad_line_that_is_not_the_last_stays_an_error() {
     let (scored, cut_off) = read_chunked(text.as_bytes(), 16);
     assert_eq!(cut_off, None);
     let e = scored.unwrap_err().to_string();
-    assert!(e.contains("line 2, column"), "{e}");
-    assert!(e.contains("not JSON: EOF while parsing"), "{e}");
+    assert!(
+        e.contains("line 2 (question \"Which figure shows B?\"), column"),
+        "{e}"
+    );
+    assert!(
+        e.contains("not valid JSON: the text ends inside a string"),
+        "{e}"
+    );
+    assert!(
+        !e.contains("no response"),
+        "the line's item is not missing: {e}"
+    );
     // A last line that is wrong in another way than stopping short is an error too.
     let text = format!(
         "{}\n{{\"question\": 3]",

@@ -22,8 +22,8 @@ use serde_json::{Map, Value};
 
 pub use labels::{LabelRange, LabelStyle, PageLabels};
 pub use probe::probe_text;
-pub use read::{AnswerPages, Hit, MappedAnswer, Reader};
-pub use template::{Asked, Secrets};
+pub use read::{AnswerPages, Hit, MappedAnswer, Reader, ReaderError};
+pub use template::{Asked, Secrets, SecretsError};
 
 /// The connector used when none is named.
 pub(crate) const DEFAULT: &str = crate::request::DEFAULT_CONNECTOR;
@@ -49,9 +49,41 @@ pub struct Pointer {
     tokens: Vec<String>,
 }
 
+/// Why a text is not a JSON Pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PointerError {
+    /// It is not empty and does not start with `/`.
+    NoLeadingSlash {
+        /// The text given.
+        text: String,
+    },
+    /// A `~` is followed by something other than `0` or `1`.
+    BadTilde {
+        /// The text given.
+        text: String,
+    },
+}
+
+impl fmt::Display for PointerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointerError::NoLeadingSlash { text } => write!(
+                f,
+                "{text:?} is not a JSON Pointer: it must be \"\" or start with \"/\" (e.g. \"/{text}\")"
+            ),
+            PointerError::BadTilde { text } => write!(
+                f,
+                "{text:?} is not a JSON Pointer: a ~ must be followed by 0 (for ~) or 1 (for /)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PointerError {}
+
 impl Pointer {
     /// Reads a pointer, or says why `text` is not one.
-    pub fn parse(text: &str) -> Result<Pointer, String> {
+    pub fn parse(text: &str) -> Result<Pointer, PointerError> {
         if text.is_empty() {
             return Ok(Pointer {
                 text: String::new(),
@@ -59,9 +91,9 @@ impl Pointer {
             });
         }
         let Some(rest) = text.strip_prefix('/') else {
-            return Err(format!(
-                "{text:?} is not a JSON Pointer: it must be \"\" or start with \"/\" (e.g. \"/{text}\")"
-            ));
+            return Err(PointerError::NoLeadingSlash {
+                text: text.to_string(),
+            });
         };
         let mut tokens = Vec::new();
         for raw in rest.split('/') {
@@ -76,9 +108,9 @@ impl Pointer {
                     Some('0') => token.push('~'),
                     Some('1') => token.push('/'),
                     _ => {
-                        return Err(format!(
-                            "{text:?} is not a JSON Pointer: `~` must be followed by 0 or 1"
-                        ))
+                        return Err(PointerError::BadTilde {
+                            text: text.to_string(),
+                        })
                     }
                 }
             }
@@ -329,7 +361,7 @@ impl Check {
         match Pointer::parse(text) {
             Ok(p) => Some(p),
             Err(e) => {
-                self.err(&format!("response.{key}"), e);
+                self.err(&format!("response.{key}"), e.to_string());
                 None
             }
         }
@@ -342,7 +374,7 @@ impl Connector {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             ConnectorErrors(vec![ConnectorError {
                 at: format!("line {}, column {}", e.line(), e.column()),
-                message: format!("not JSON: {}", crate::dataset::strip_position(&e)),
+                message: format!("not valid JSON: {}", crate::describe::json_problem(&e)),
             }])
         })?;
         Connector::from_value(&value)

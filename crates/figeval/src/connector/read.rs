@@ -192,18 +192,40 @@ pub(crate) struct MappedEntry {
     pub(crate) keys: Vec<String>,
 }
 
+/// Why a connector's mapping cannot be compiled into a [`Reader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReaderError {
+    /// The mapping reads printed page labels, and no PDF gave its page labels.
+    LabelsNeeded {
+        /// The connector's name.
+        connector: String,
+    },
+}
+
+impl fmt::Display for ReaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReaderError::LabelsNeeded { connector } => write!(
+                f,
+                "the connector {connector:?} reads printed page labels (\"numbering\": \
+                 \"label\"); a label becomes a page only through the PDF's own page labels, so \
+                 give the PDF (--pdf FILE)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReaderError {}
+
 impl Reader {
     /// Compiles `connector`'s mapping. `labels` are the PDF's page labels, required when the
     /// mapping's numbering is `label` (refused without them, with the reason).
-    pub fn new(connector: &Connector, labels: Option<PageLabels>) -> Result<Reader, String> {
+    pub fn new(connector: &Connector, labels: Option<PageLabels>) -> Result<Reader, ReaderError> {
         let mapping = connector.response.clone();
         if mapping.numbering == Numbering::Label && labels.is_none() {
-            return Err(format!(
-                "the connector {:?} reads printed page labels (\"numbering\": \"label\"); a \
-                 label becomes a page only through the PDF's own page labels, so give the PDF \
-                 (--pdf FILE)",
-                connector.name
-            ));
+            return Err(ReaderError::LabelsNeeded {
+                connector: connector.name.clone(),
+            });
         }
         let mut hit = Node::default();
         let fields = [

@@ -7,6 +7,8 @@
 //! percent-encoded. `{{env.NAME}}` is allowed in header values only, so a secret can reach
 //! neither a URL (which messages and reports quote) nor a body (which a capture could echo).
 
+use std::fmt;
+
 use serde_json::Value;
 
 use super::{Check, Connector, Method, REDACTED};
@@ -238,11 +240,47 @@ fn fill_body(v: &Value, asked: &Asked<'_>) -> Value {
     }
 }
 
+/// Why a connector's header values cannot be resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretsError {
+    /// A header sends `{{env.NAME}}` and the variable is not set, or is empty.
+    Unset {
+        /// The connector's name.
+        connector: String,
+        /// The header that sends it.
+        header: String,
+        /// The variable's name (never its value).
+        variable: String,
+    },
+}
+
+impl fmt::Display for SecretsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SecretsError::Unset {
+                connector,
+                header,
+                variable,
+            } => write!(
+                f,
+                "the connector {connector:?} sends the header {header} with \
+                 {{{{env.{variable}}}}}, but the environment variable {variable} is not set (or \
+                 is empty)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SecretsError {}
+
 impl Connector {
     /// Resolves the header values from the environment (`lookup` gives a variable's value), once
     /// before the first search. An unset or empty variable is an error naming it and the
     /// header that needs it.
-    pub fn secrets(&self, lookup: impl Fn(&str) -> Option<String>) -> Result<Secrets, String> {
+    pub fn secrets(
+        &self,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Secrets, SecretsError> {
         let mut secrets = Secrets::default();
         let mut missing = None;
         let asked = Asked {
@@ -260,13 +298,10 @@ impl Connector {
                     v
                 }
                 _ => {
-                    missing.get_or_insert_with(|| {
-                        format!(
-                            "the connector {:?} sends the header {name} with \
-                             {{{{env.{var}}}}}, but the environment variable {var} is not set \
-                             (or is empty)",
-                            self.name
-                        )
+                    missing.get_or_insert_with(|| SecretsError::Unset {
+                        connector: self.name.clone(),
+                        header: name.clone(),
+                        variable: var.to_string(),
                     });
                     String::new()
                 }

@@ -248,7 +248,13 @@ use crate::dataset::Page;
 fn llamaindex_labels_map_to_physical_pages_through_the_pdf() {
     let c = Connector::preset("llamaindex").unwrap();
     let e = Reader::new(&c, None).unwrap_err();
-    assert!(e.contains("--pdf FILE"), "{e}");
+    assert_eq!(
+        e,
+        ReaderError::LabelsNeeded {
+            connector: "llamaindex".into()
+        }
+    );
+    assert!(e.to_string().contains("--pdf FILE"), "{e}");
     let r = Reader::new(&c, Some(octave_labels())).unwrap();
     let answer = json!({"nodes": [
         {"node": {"id_": "n1", "text": "Figure 15.1", "metadata": {"page_label": "316", "file_name": "octave.pdf"}, "class_name": "TextNode"}, "score": 3.2, "class_name": "NodeWithScore"},
@@ -453,7 +459,19 @@ fn header_secrets_come_from_the_environment_and_are_redacted() {
         "response": {"hits": "/r", "page_start": "/p", "numbering": "1"}}))
     .unwrap();
     let e = c.secrets(|_| None).unwrap_err();
-    assert!(e.contains("environment variable TOKEN is not set"), "{e}");
+    assert_eq!(
+        e,
+        SecretsError::Unset {
+            connector: "t".into(),
+            header: "Authorization".into(),
+            variable: "TOKEN".into()
+        }
+    );
+    assert!(
+        e.to_string()
+            .contains("environment variable TOKEN is not set"),
+        "{e}"
+    );
     let s = c
         .secrets(|n| (n == "TOKEN").then(|| "s3cret".to_string()))
         .unwrap();

@@ -117,7 +117,7 @@ pub(crate) fn parse_expected(
             Some(Value::String(s)) if s == "line" => bad(
                 ".unit",
                 "\"line\" is refused: figeval scores the pages a match cites, and a line range \
-                 cannot be checked against them; give 1-based physical PDF pages with \"page\""
+                 cannot be checked against them; give PDF page numbers (1 for the first page) with \"page\""
                     .into(),
             ),
             Some(v) => bad(
@@ -130,21 +130,14 @@ pub(crate) fn parse_expected(
             Some(p) => match p.as_i64().and_then(Page::new) {
                 Some(page) => Some(page),
                 None => {
-                    bad(
-                        &format!(".{key}"),
-                        format!(
-                            "expected an integer page in 1..={}, found {}",
-                            Page::MAX,
-                            describe::value(p)
-                        ),
-                    );
+                    bad(&format!(".{key}"), Page::expected(p));
                     None
                 }
             },
             None => {
                 bad(
                     &format!(".{key}"),
-                    "missing (a 1-based physical PDF page)".into(),
+                    "missing (a page number, 1 for the PDF's first page)".into(),
                 );
                 None
             }
@@ -154,7 +147,7 @@ pub(crate) fn parse_expected(
             if e < s {
                 bad(
                     ".end",
-                    format!("{e} is before start {s}; 1 <= start <= end"),
+                    format!("{e} is before the start page {s}; the end is the start page or a later one"),
                 );
             }
         }
@@ -227,14 +220,14 @@ mod tests {
         ]));
         for needle in [
             "item 1 (\"q?\"): expected_locations[0].unit: \"line\" is refused: figeval scores the pages",
-            "expected_locations[0].end: 2 is before start 3; 1 <= start <= end",
+            "expected_locations[0].end: 2 is before the start page 3; the end is the start page or a later one",
             "expected_locations[1].page: unknown key (allowed: path, unit, start, end)",
-            "expected_locations[1].start: expected an integer page in 1..=2147483647, found the number 0",
-            "expected_locations[1].end: expected an integer page in 1..=2147483647, found the number 1.5",
+            "expected_locations[1].start: expected a page number of 1 or more, found the number 0",
+            "expected_locations[1].end: expected a whole page number (without a decimal point), found the number 1.5",
             "expected_locations[2]: expected an object with path, unit, start and end, found the number 7",
             "expected_locations[3].path: expected the file's path (a string with a file name), found the string \"/\"",
             "expected_locations[3].unit: expected \"page\", found the string \"Page\"",
-            "expected_locations[3].start: missing (a 1-based physical PDF page)",
+            "expected_locations[3].start: missing (a page number, 1 for the PDF's first page)",
         ] {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }

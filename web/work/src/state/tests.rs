@@ -226,7 +226,7 @@ fn offline_scoring_failure_shows_the_capture_errors_text() {
         "{}",
         banner.detail
     );
-    assert!(banner.detail.contains("line 1, column 2: not JSON"));
+    assert!(banner.detail.contains("line 1, column 2: not valid JSON"));
     assert!(banner.detail.contains("3 items with no response"));
     assert!(s.handed.is_none());
 }
