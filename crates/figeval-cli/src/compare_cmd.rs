@@ -138,8 +138,9 @@ fn append_summary(path: &Path, markdown: &str) -> Result<(), Failure> {
         .and_then(|mut f| f.write_all(markdown.as_bytes()).and_then(|_| f.flush()))
         .map_err(|e| {
             Failure::Output(format!(
-                "cannot append the summary to {}: {e}",
-                path.display()
+                "cannot append the summary to {}: {}",
+                path.display(),
+                files::io_words(&e)
             ))
         })
 }

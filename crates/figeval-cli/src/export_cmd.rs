@@ -81,9 +81,19 @@ pub fn run(
 
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)
-            .map_err(|e| Failure::Output(format!("cannot create {}: {e}", dir.display())))?;
+        fs::create_dir_all(dir).map_err(|e| {
+            Failure::Output(format!(
+                "cannot create {}: {}",
+                dir.display(),
+                files::io_words(&e)
+            ))
+        })?;
     }
-    fs::write(path, text)
-        .map_err(|e| Failure::Output(format!("cannot write {}: {e}", path.display())))
+    fs::write(path, text).map_err(|e| {
+        Failure::Output(format!(
+            "cannot write {}: {}",
+            path.display(),
+            files::io_words(&e)
+        ))
+    })
 }

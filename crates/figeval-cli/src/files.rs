@@ -8,10 +8,34 @@ use figeval::{Dataset, Report};
 
 use crate::fail::Failure;
 
+/// What went wrong with a file, in words: `there is no such file or folder` rather than the
+/// system's `No such file or directory (os error 2)`.
+pub fn io_words(e: &io::Error) -> String {
+    use io::ErrorKind as K;
+    let words = match e.kind() {
+        K::NotFound => "there is no such file or folder",
+        K::PermissionDenied => "permission denied",
+        K::IsADirectory => "it is a folder, not a file",
+        K::NotADirectory => "a part of its path is a file, not a folder",
+        K::StorageFull => "the disk is full",
+        K::ReadOnlyFilesystem => "the disk is read-only",
+        K::AlreadyExists => "it already exists",
+        K::BrokenPipe => "the reader closed the pipe",
+        _ => {
+            let text = e.to_string();
+            return match text.rfind(" (os error ") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+        }
+    };
+    words.to_string()
+}
+
 /// Reads a whole text file, with an error that names it.
 pub fn read_text(path: &Path) -> Result<String, Failure> {
     let bytes = fs::read(path)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Failure::Input(format!("cannot read {}: {}", path.display(), io_words(&e))))?;
     String::from_utf8(bytes).map_err(|e| {
         Failure::Input(format!(
             "{} is not UTF-8 text (invalid byte at offset {})",
@@ -54,8 +78,9 @@ pub fn emit_report(report: &Report, out: Option<&Path>) -> Result<(), Failure> {
     if let Some(path) = out {
         write_report_file(report, path).map_err(|e| {
             Failure::Output(format!(
-                "cannot write the report to {}: {e}",
-                path.display()
+                "cannot write the report to {}: {}",
+                path.display(),
+                io_words(&e)
             ))
         })?;
     }
@@ -71,7 +96,8 @@ pub fn emit_report(report: &Report, out: Option<&Path>) -> Result<(), Failure> {
                 Ok(())
             } else {
                 Err(Failure::Output(format!(
-                    "cannot write the report to stdout: {e}"
+                    "cannot write the report to stdout: {}",
+                    io_words(&e)
                 )))
             }
         })
@@ -107,9 +133,26 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn print_text(text: &str) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(Failure::Output(format!("cannot write to stdout: {e}")))
-        }
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Output(format!(
+            "cannot write to stdout: {}",
+            io_words(&e)
+        ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_file_is_told_in_words_not_by_its_os_error() {
+        let e = fs::read("/nonexistent/figeval/x.json").unwrap_err();
+        assert_eq!(io_words(&e), "there is no such file or folder");
+        let e = fs::read("/").unwrap_err();
+        assert_eq!(io_words(&e), "it is a folder, not a file");
+        // EINVAL: a kind without words of its own keeps the system's text, without its code.
+        let other = io::Error::from_raw_os_error(22);
+        assert_eq!(io_words(&other), "Invalid argument");
     }
 }

@@ -269,8 +269,9 @@ fn write_fixed(g: &Ground, d: &figeval::Dataset, out: &Path) -> Result<(), Failu
         + "\n";
     files::write_whole(out, json.as_bytes()).map_err(|e| {
         Failure::Output(format!(
-            "cannot write the fixed dataset to {}: {e}",
-            out.display()
+            "cannot write the fixed dataset to {}: {}",
+            out.display(),
+            files::io_words(&e)
         ))
     })?;
     let mut err = std::io::stderr().lock();

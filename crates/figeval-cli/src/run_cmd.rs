@@ -167,8 +167,9 @@ pub fn run(args: &RunArgs) -> Outcome {
                             Ok(()) => in_capture += 1,
                             Err(e) => {
                                 capture_error.get_or_insert(format!(
-                                    "cannot write the capture {}: {e}",
-                                    args.capture.as_deref().unwrap_or(Path::new("")).display()
+                                    "cannot write the capture {}: {}",
+                                    args.capture.as_deref().unwrap_or(Path::new("")).display(),
+                                    files::io_words(&e)
                                 ));
                                 stop.store(true, Ordering::SeqCst);
                             }
@@ -272,8 +273,9 @@ fn resume<'d, K>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((pairing, None)),
         Err(e) => {
             return Err(Failure::Input(format!(
-                "cannot read {}: {e}",
-                path.display()
+                "cannot read {}: {}",
+                path.display(),
+                files::io_words(&e)
             )))
         }
     };
@@ -303,7 +305,11 @@ fn open_capture(
     complete_lines_end: Option<u64>,
 ) -> Result<File, Failure> {
     let fail = |e: std::io::Error| {
-        Failure::Output(format!("cannot open the capture {}: {e}", path.display()))
+        Failure::Output(format!(
+            "cannot open the capture {}: {}",
+            path.display(),
+            files::io_words(&e)
+        ))
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(fail)?;

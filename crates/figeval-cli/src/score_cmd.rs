@@ -81,7 +81,7 @@ pub fn read_responses<'d, K>(
 }
 
 fn read_error(what: impl std::fmt::Display, e: io::Error) -> Failure {
-    Failure::Input(format!("cannot read {what}: {e}"))
+    Failure::Input(format!("cannot read {what}: {}", files::io_words(&e)))
 }
 
 /// Streams a capture through the core's reader, one buffer at a time (memory stays flat
