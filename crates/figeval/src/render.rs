@@ -266,7 +266,7 @@ pub fn report_text(report: &Report, label: &str) -> String {
         row(g.name(), s);
     }
     row(Scope::Overall.name(), &report.summary);
-    if let Some(note) = report.summary.ranking_note {
+    if let Some(note) = &report.summary.ranking_note {
         let _ = writeln!(out, "  {note}");
     }
     if !report.unscored.is_empty() {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::dataset::Group;
 use crate::request::{CacheMode, RequestInfo};
 use crate::score::{ItemRecord, Metric, Ranking, ScoreConfig};
-use crate::summary::Summary;
+use crate::summary::{Depth, Summary, RANKING_NOTES};
 
 pub mod key;
 
@@ -185,10 +185,85 @@ pub struct Scored {
     pub connector: Option<String>,
 }
 
+impl Scored {
+    /// States the `top_k` the searches asked for, for answers that recorded none (`figeval
+    /// score --top-k`, and the page's field beside offline scoring): the report's depth is
+    /// then known (contract §4.1). Refused when the answers recorded another `top_k`, or when
+    /// an answer holds more matches than it.
+    pub fn stating_top_k(mut self, top_k: u32) -> Result<Scored, StatedTopKError> {
+        match self.request.top_k {
+            Some(recorded) if recorded != top_k => {
+                return Err(StatedTopKError::Recorded {
+                    stated: top_k,
+                    recorded,
+                })
+            }
+            _ => {}
+        }
+        if let Some(r) = self.records.iter().find(|r| r.matches_returned > top_k) {
+            return Err(StatedTopKError::MoreMatches {
+                stated: top_k,
+                question: r.question.clone(),
+                matches: r.matches_returned,
+            });
+        }
+        self.request.top_k = Some(top_k);
+        Ok(self)
+    }
+}
+
+/// Why a stated `top_k` is refused ([`Scored::stating_top_k`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatedTopKError {
+    /// The answers recorded another `top_k`.
+    Recorded {
+        /// The `top_k` stated.
+        stated: u32,
+        /// The one the answers recorded.
+        recorded: u32,
+    },
+    /// An answer holds more matches than the stated `top_k` asks for.
+    MoreMatches {
+        /// The `top_k` stated.
+        stated: u32,
+        /// The question of the first such answer.
+        question: String,
+        /// The matches it holds.
+        matches: u32,
+    },
+}
+
+impl fmt::Display for StatedTopKError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatedTopKError::Recorded { stated, recorded } => write!(
+                f,
+                "top_k {stated} is not the top_k {recorded} the answers record"
+            ),
+            StatedTopKError::MoreMatches {
+                stated,
+                question,
+                matches,
+            } => write!(
+                f,
+                "top_k {stated} is too few: the answer to {:?} holds {matches} matches",
+                crate::describe::question(question)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StatedTopKError {}
+
 /// How the report was produced. The shells fill it in: the scoring core has no clock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunInfo {
+    /// The run's name, as compare, the matrix and the page call it: `figeval run|score
+    /// --name`, else [`Report::build`] gives [`RunInfo::default_name`]. `None` only in a report
+    /// written before names (it reads as it is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The figeval version that produced the report.
     pub tool_version: String,
     /// When the run started (RFC 3339, UTC), when known.
@@ -209,6 +284,7 @@ pub struct RunInfo {
 impl Default for RunInfo {
     fn default() -> Self {
         RunInfo {
+            name: None,
             tool_version: crate::VERSION.to_string(),
             started_at: None,
             duration_s: 0.0,
@@ -216,6 +292,42 @@ impl Default for RunInfo {
             source: String::new(),
             connector: None,
         }
+    }
+}
+
+impl RunInfo {
+    /// The name of a run nobody named: the deployment's host (with its port) when
+    /// `base_url` is known, else `source` (a capture's file name, `stdin`, `pasted
+    /// responses`); then the time the run started to the minute, in UTC, when known:
+    /// `127.0.0.1:58012 2026-12-07 07:30 UTC`. A user name and password in the URL are left
+    /// out.
+    pub fn default_name(base_url: Option<&str>, source: &str, started_at: Option<&str>) -> String {
+        let who = base_url.map_or(source, host);
+        match started_at.map(minute) {
+            Some(when) if who.is_empty() => when,
+            Some(when) => format!("{who} {when}"),
+            None if who.is_empty() => "unnamed run".to_string(),
+            None => who.to_string(),
+        }
+    }
+}
+
+/// The host and port of an http(s) URL, without a user name and password.
+fn host(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    authority.rsplit_once('@').map_or(authority, |(_, h)| h)
+}
+
+/// An RFC 3339 time in UTC (`2026-12-07T07:30:12Z`) to the minute: `2026-12-07 07:30 UTC`;
+/// any other text as it is.
+fn minute(rfc3339: &str) -> String {
+    let b = rfc3339.as_bytes();
+    let shaped = b.len() >= 17 && b[10] == b'T' && b[13] == b':' && rfc3339.ends_with('Z');
+    if shaped && rfc3339.is_char_boundary(16) {
+        format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
+    } else {
+        rfc3339.to_string()
     }
 }
 
@@ -275,13 +387,22 @@ impl Report {
             connector,
         } = scored;
         run.connector = connector;
+        if run.name.is_none() {
+            let name = RunInfo::default_name(
+                request.base_url.as_deref(),
+                &run.source,
+                run.started_at.as_deref(),
+            );
+            run.name = Some(name);
+        }
         // Inserted one by one: collecting into a map would sort (and link a sort) first.
         let top_k = request.top_k;
+        let depth = Depth::of(top_k, &per_item);
         let mut by_group = BTreeMap::new();
         for g in Group::ALL {
             if per_item.iter().any(|r| r.group == g) {
                 let items = per_item.iter().filter(|r| r.group == g);
-                by_group.insert(g, Summary::at_depth(items, top_k));
+                by_group.insert(g, Summary::at_depth(items, &depth));
             }
         }
         Report {
@@ -293,7 +414,7 @@ impl Report {
             hits_without_page,
             #[cfg(feature = "connectors")]
             provenance: None,
-            summary: Summary::at_depth(&per_item, top_k),
+            summary: Summary::at_depth(&per_item, &depth),
             by_group,
             per_item,
             unscored,
@@ -307,7 +428,7 @@ impl Report {
     /// whose summaries disagree with its own `per_item` is refused naming the first
     /// disagreement.
     pub fn parse(text: &str) -> Result<Report, ReportError> {
-        let report: Report = serde_json::from_str(text).map_err(|e| {
+        let mut report: Report = serde_json::from_str(text).map_err(|e| {
             let what = match e.classify() {
                 serde_json::error::Category::Data => "not a figeval report",
                 _ => "not valid JSON",
@@ -319,8 +440,35 @@ impl Report {
                 crate::describe::json_problem(&e)
             ))
         })?;
-        report.check().map_err(ReportError::Disagrees)?;
+        let mut notes = Vec::new();
+        report
+            .check_with(|group, computed| notes.push((group, computed.ranking_note)))
+            .map_err(ReportError::Disagrees)?;
+        // The notes its own records give: one that names an answer is not a fixed text, so
+        // it is not read from the file.
+        for (group, note) in notes {
+            let summary = match group {
+                None => Some(&mut report.summary),
+                Some(g) => report.by_group.get_mut(&g),
+            };
+            if let Some(s) = summary {
+                s.ranking_note = note;
+            }
+        }
         Ok(report)
+    }
+
+    /// How deep every answer of the report can be read (contract §4.1): its `top_k`, else
+    /// what its records say. A report that states the note of an unknown `top_k` was written
+    /// before depths were read from the answers, and is checked as it was written.
+    fn depth(&self) -> Depth {
+        let before_read_depths =
+            self.top_k.is_none() && self.summary.ranking_note.as_deref() == Some(RANKING_NOTES[2]);
+        if before_read_depths {
+            Depth::Unknown
+        } else {
+            Depth::of(self.top_k, &self.per_item)
+        }
     }
 
     /// Checks the stated summaries (`n`, each metric's hits and rate, `page_mrr`; overall and
@@ -330,13 +478,24 @@ impl Report {
     /// A report without per-item records passes: there is nothing to check its numbers
     /// against ([`Report::unchecked_warning`] says so).
     pub fn check(&self) -> Result<(), Disagreement> {
+        self.check_with(|_, _| {})
+    }
+
+    /// [`Report::check`], handing each summary `per_item` gives (`None` for the overall one,
+    /// then each group's) to `computed`.
+    fn check_with(
+        &self,
+        mut computed: impl FnMut(Option<Group>, Summary),
+    ) -> Result<(), Disagreement> {
         if self.per_item.is_empty() {
             return Ok(());
         }
-        let actual = Summary::at_depth(&self.per_item, self.top_k);
+        let depth = self.depth();
+        let actual = Summary::at_depth(&self.per_item, &depth);
         if let Some(d) = summary_disagreement("", &self.summary, &actual) {
             return Err(d);
         }
+        computed(None, actual);
         for g in Group::ALL {
             let items = self.per_item.iter().filter(|r| r.group == g);
             let k = items.clone().count();
@@ -346,10 +505,11 @@ impl Report {
                 Some(_) if k == 0 => return Err(Disagreement::EmptyGroup { group: g }),
                 Some(stated) => {
                     let prefix = format!("by_group.{g}.");
-                    let actual = Summary::at_depth(items, self.top_k);
+                    let actual = Summary::at_depth(items, &depth);
                     if let Some(d) = summary_disagreement(&prefix, stated, &actual) {
                         return Err(d);
                     }
+                    computed(Some(g), actual);
                 }
             }
         }
@@ -385,6 +545,21 @@ impl Report {
         match scope {
             Scope::Overall => Some(&self.summary),
             Scope::Group(g) => self.by_group.get(&g),
+        }
+    }
+
+    /// The name to show for this report: its `run.name`, else `fallback` (the file it was read
+    /// from), else the name its facts give ([`RunInfo::default_name`]) — a report from before
+    /// names states none.
+    pub fn shown_name(&self, fallback: Option<&str>) -> String {
+        match (&self.run.name, fallback) {
+            (Some(name), _) => name.clone(),
+            (None, Some(file)) => file.to_string(),
+            (None, None) => RunInfo::default_name(
+                self.base_url.as_deref(),
+                &self.run.source,
+                self.run.started_at.as_deref(),
+            ),
         }
     }
 
@@ -762,24 +937,106 @@ mod tests {
         assert!(serde_json::to_value(&ten).unwrap()["ranking_note"].is_null());
         let mut unknown = report(vec![record("a?", Group::Locate, true)], 10);
         unknown.top_k = None;
-        // Stated as a top_k 10 report states them: the check refuses them for an unknown top_k.
+        // Stated as a top_k 10 report states them: for an unknown top_k the answer, which
+        // holds 5 matches, gives no metric at 10, and the check refuses them.
         assert_eq!(
             unknown.check().unwrap_err(),
             Disagreement::Number {
-                path: "ndcg_at_5".into(),
+                path: "ndcg_at_10".into(),
                 stated: "1.0".to_string(),
                 computed: "null".to_string(),
             }
         );
         assert_eq!(
             unknown.check().unwrap_err().to_string(),
-            "ndcg_at_5 is 1.0 but per_item gives null"
+            "ndcg_at_10 is 1.0 but per_item gives null"
         );
         let read = Report::parse(&five.to_string()).unwrap();
         assert_eq!(
-            read.summary.ranking_note,
+            read.summary.ranking_note.as_deref(),
             Some(RANKING_NOTES[0]),
             "read back as stated"
+        );
+    }
+
+    #[test]
+    fn a_report_of_unknown_top_k_states_what_its_answers_give_and_an_older_one_reads_as_written() {
+        let mut r = report(vec![record("a?", Group::Locate, true)], 5);
+        r.top_k = None;
+        let built = Report::build(
+            Scored {
+                corpus_id: r.corpus_id.clone(),
+                config: r.score_config(),
+                request: RequestInfo::default(),
+                records: r.per_item.clone(),
+                unscored: vec![],
+                hits_without_page: None,
+                connector: None,
+            },
+            RunInfo::default(),
+        );
+        assert_eq!(built.summary.ranking(Ranking::NdcgAt5), Some(1.0));
+        assert_eq!(built.summary.ranking(Ranking::NdcgAt10), None);
+        let note = built.summary.ranking_note.clone().unwrap();
+        assert!(
+            note.contains("the answer to \"a?\" holds 5 matches"),
+            "{note}"
+        );
+        let read = Report::parse(&built.to_json_pretty()).unwrap();
+        assert_eq!(read.summary.ranking_note.as_deref(), Some(note.as_str()));
+        assert_eq!(
+            read.by_group[&Group::Locate].ranking_note.as_deref(),
+            Some(note.as_str())
+        );
+        // Written before depths were read from answers: every ranking metric null, with the
+        // note of an unknown top_k. It still reads, and states what it stated.
+        let mut older: Value = serde_json::from_str(&built.to_json_pretty()).unwrap();
+        let state_none = |s: &mut Value| {
+            for m in Ranking::ALL {
+                s[m.name()] = Value::Null;
+                s[m.ci_name()] = Value::Null;
+            }
+            s["ranking_note"] = RANKING_NOTES[2].into();
+        };
+        state_none(&mut older);
+        state_none(&mut older["by_group"]["locate"]);
+        let read = Report::parse(&older.to_string()).unwrap();
+        assert_eq!(read.summary.ranking(Ranking::NdcgAt5), None);
+        assert_eq!(read.summary.ranking_note.as_deref(), Some(RANKING_NOTES[2]));
+    }
+
+    #[test]
+    fn a_stated_top_k_gives_the_depth_unless_the_answers_say_otherwise() {
+        let r = report(vec![record("a?", Group::Locate, true)], 5);
+        let scored = |top_k: Option<u32>| Scored {
+            corpus_id: r.corpus_id.clone(),
+            config: r.score_config(),
+            request: RequestInfo {
+                top_k,
+                ..RequestInfo::default()
+            },
+            records: r.per_item.clone(),
+            unscored: vec![],
+            hits_without_page: None,
+            connector: None,
+        };
+        let stated = scored(None).stating_top_k(10).unwrap();
+        assert_eq!(stated.request.top_k, Some(10));
+        let built = Report::build(stated, RunInfo::default());
+        assert_eq!(built.top_k, Some(10));
+        assert_eq!(
+            built.summary.ranking(Ranking::NdcgAt10),
+            Some(1.0),
+            "the answer holds 5 matches of the 10 asked for: the deployment had no more"
+        );
+        assert!(scored(Some(10)).stating_top_k(10).is_ok());
+        assert_eq!(
+            scored(Some(5)).stating_top_k(10).unwrap_err().to_string(),
+            "top_k 10 is not the top_k 5 the answers record"
+        );
+        assert_eq!(
+            scored(None).stating_top_k(4).unwrap_err().to_string(),
+            "top_k 4 is too few: the answer to \"a?\" holds 5 matches"
         );
     }
 
@@ -800,7 +1057,11 @@ mod tests {
         }
         let r = Report::parse(&v.to_string()).unwrap();
         assert!(Ranking::ALL.iter().all(|&m| r.summary.ranking(m).is_none()));
-        assert_eq!(r.summary.ranking_note, None, "its summaries state no note");
+        assert_eq!(
+            r.summary.ranking_note.as_deref(),
+            Some(RANKING_NOTES[3]),
+            "the note its records give, though it stated none"
+        );
         // A stated ranking metric the records cannot give is refused.
         v["recall_at_5"] = 0.5.into();
         assert_eq!(refusal(&v), "recall_at_5 is 0.5 but per_item gives null");
@@ -818,6 +1079,82 @@ mod tests {
             refusal(&v),
             "by_group.prose.recall_at_5 is 0.1 but per_item gives 1.0"
         );
+    }
+
+    #[test]
+    fn an_unnamed_run_is_named_after_its_host_and_the_minute_it_started() {
+        let at = Some("2026-12-07T07:30:12Z");
+        assert_eq!(
+            RunInfo::default_name(Some("http://127.0.0.1:58012/api"), "live", at),
+            "127.0.0.1:58012 2026-12-07 07:30 UTC"
+        );
+        assert_eq!(
+            RunInfo::default_name(Some("https://user:pw@search.example.com"), "live", at),
+            "search.example.com 2026-12-07 07:30 UTC",
+            "a password in the URL never reaches a name"
+        );
+        assert_eq!(
+            RunInfo::default_name(None, "run.capture.jsonl", at),
+            "run.capture.jsonl 2026-12-07 07:30 UTC"
+        );
+        assert_eq!(RunInfo::default_name(None, "stdin", None), "stdin");
+        assert_eq!(
+            RunInfo::default_name(None, "", Some("yesterday")),
+            "yesterday"
+        );
+    }
+
+    #[test]
+    fn every_built_report_carries_a_name_and_a_given_one_is_kept() {
+        let built = sample();
+        assert_eq!(
+            built.run.name.as_deref(),
+            Some("unnamed run"),
+            "no host, source or time"
+        );
+        let scored = Scored {
+            corpus_id: built.corpus_id.clone(),
+            config: built.score_config(),
+            request: RequestInfo {
+                base_url: Some("http://h:9/api".into()),
+                ..RequestInfo::default()
+            },
+            records: built.per_item.clone(),
+            unscored: vec![],
+            hits_without_page: None,
+            connector: None,
+        };
+        let run = RunInfo {
+            started_at: Some("2026-01-02T03:04:05Z".into()),
+            ..RunInfo::default()
+        };
+        let r = Report::build(scored.clone(), run.clone());
+        assert_eq!(r.run.name.as_deref(), Some("h:9 2026-01-02 03:04 UTC"));
+        let named = RunInfo {
+            name: Some("figures on".into()),
+            ..run
+        };
+        let r = Report::build(scored, named);
+        assert_eq!(r.run.name.as_deref(), Some("figures on"));
+        let back = Report::parse(&r.to_json_pretty()).unwrap();
+        assert_eq!(back.run.name.as_deref(), Some("figures on"));
+        assert_eq!(back.shown_name(Some("after.json")), "figures on");
+    }
+
+    #[test]
+    fn a_report_from_before_names_reads_without_one_and_shows_its_file_or_its_facts() {
+        let mut v: Value = serde_json::from_str(&sample().to_json_pretty()).unwrap();
+        v["run"].as_object_mut().unwrap().remove("name");
+        v["base_url"] = "http://10.0.0.2:8000/api".into();
+        v["run"]["started_at"] = "2026-03-01T10:00:59Z".into();
+        let old = Report::parse(&v.to_string()).unwrap();
+        assert_eq!(old.run.name, None, "read as it is");
+        assert!(
+            !old.to_json_pretty().contains("\"name\""),
+            "and written back without one"
+        );
+        assert_eq!(old.shown_name(Some("before.json")), "before.json");
+        assert_eq!(old.shown_name(None), "10.0.0.2:8000 2026-03-01 10:00 UTC");
     }
 
     #[test]

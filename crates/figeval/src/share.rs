@@ -302,9 +302,8 @@ pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
 }
 
 fn compare_of(text: String) -> Result<Vec<NamedReport>, ShareError> {
-    let parsed: ComparisonIn = serde_json::from_str(&text).map_err(|e| {
-        ShareError::NotAComparison(format!("line {}, column {}: {e}", e.line(), e.column()))
-    })?;
+    let parsed: ComparisonIn = serde_json::from_str(&text)
+        .map_err(|e| ShareError::NotAComparison(crate::describe::json_error(&e)))?;
     if parsed.reports.len() < MIN_COMPARED {
         return Err(ShareError::TooFewReports {
             count: parsed.reports.len(),
@@ -362,7 +361,13 @@ mod tests {
         assert!(f[7..]
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
-        assert_eq!(decode_fragment(&format!("#{f}")).unwrap(), r);
+        let back = decode_fragment(&format!("#{f}")).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(
+            back.run.name.as_deref(),
+            Some("127.0.0.1:58012"),
+            "the link carries the run's name"
+        );
         assert_eq!(
             decode_fragment(&format!("#{f}&pdf=http%3A%2F%2F127.0.0.1%2Foctave.pdf")).unwrap(),
             r,
@@ -551,7 +556,11 @@ mod tests {
         let report_payload = encode(&report()).unwrap();
         let err = decode_compare(&report_payload).unwrap_err();
         assert!(matches!(err, ShareError::NotAComparison(_)), "{err}");
-        assert!(err.to_string().contains("unknown field"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("the key corpus_id is not one that belongs here"),
+            "{err}"
+        );
         // A damaged report inside names where it is.
         let bad =
             deflated(r#"{"reports": [{"name": "a", "report": {"corpus_id": 1}}, {"name": "b"}]}"#);

@@ -30,8 +30,82 @@ pub struct Summary {
     /// Per ranking metric, in [`Ranking::ALL`] order: the mean over the items, rounded, with
     /// its bootstrap interval; `None` when not stated (see [`Summary::at_depth`]).
     ranking: [Option<(f64, Option<Interval>)>; 4],
-    /// Why ranking metrics are `None`, one of [`RANKING_NOTES`]; `None` when all are stated.
-    pub ranking_note: Option<&'static str>,
+    /// Why ranking metrics are `None`: one of [`RANKING_NOTES`], or for a depth read from the
+    /// answers the one that names an answer holding fewer matches ([`Depth::note`]); `None`
+    /// when all are stated.
+    pub ranking_note: Option<String>,
+}
+
+/// How many matches every answer of a report can be read to: what decides which ranking
+/// metrics a summary states (contract §4.1). A metric at k needs the first k matches of every
+/// answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Depth {
+    /// The `top_k` the searches asked for. An answer with fewer matches had no more to give.
+    TopK(u32),
+    /// `top_k` is unknown, so the answers say it: the fewest matches an answer holds, and the
+    /// question of the first answer (in dataset order) that holds that few.
+    Fewest {
+        /// The fewest matches an answer holds.
+        matches: u32,
+        /// The question of the first answer that holds that few.
+        question: String,
+    },
+    /// `top_k` is unknown and not read from the answers: there is none, or the report was
+    /// written before depths were read from answers (its note says so, [`RANKING_NOTES`]'s
+    /// third).
+    Unknown,
+}
+
+impl Depth {
+    /// The depth of a report's records: its `top_k` when known, else read from the answers.
+    pub fn of<'a>(top_k: Option<u32>, records: impl IntoIterator<Item = &'a ItemRecord>) -> Depth {
+        if let Some(k) = top_k {
+            return Depth::TopK(k);
+        }
+        let mut fewest: Option<&ItemRecord> = None;
+        for r in records {
+            if fewest.is_none_or(|f| r.matches_returned < f.matches_returned) {
+                fewest = Some(r);
+            }
+        }
+        fewest.map_or(Depth::Unknown, |r| Depth::Fewest {
+            matches: r.matches_returned,
+            question: r.question.clone(),
+        })
+    }
+
+    /// How many matches every answer can be read to: the metrics at this many or fewer are
+    /// stated.
+    pub fn matches(&self) -> u32 {
+        match self {
+            Depth::TopK(k) | Depth::Fewest { matches: k, .. } => *k,
+            Depth::Unknown => 0,
+        }
+    }
+
+    /// Why the ranking metrics past this depth are `null`; `None` when every one is stated.
+    pub fn note(&self) -> Option<String> {
+        let k = self.matches();
+        if k >= 10 {
+            return None;
+        }
+        let which = if k >= 5 {
+            "ndcg_at_10 and recall_at_10 are null"
+        } else {
+            "every ranking metric is null"
+        };
+        match self {
+            Depth::TopK(_) => Some(RANKING_NOTES[usize::from(k < 5)].to_string()),
+            Depth::Unknown => Some(RANKING_NOTES[2].to_string()),
+            Depth::Fewest { matches, question } => Some(format!(
+                "{which}: top_k is unknown, and the answer to {:?} holds {}; a metric at k is \
+                 never computed on fewer than k matches",
+                crate::describe::question(question),
+                crate::describe::counted(*matches, "match", "matches")
+            )),
+        }
+    }
 }
 
 /// The summary's `ranking_note`: why its ranking metrics are `null` (contract §4.1). Fixed
@@ -51,25 +125,26 @@ impl Summary {
     /// Summarizes the records, in dataset order, with every ranking metric computed (as when
     /// the deployment was asked for at least 10 matches).
     pub fn of<'a>(records: impl IntoIterator<Item = &'a ItemRecord>) -> Summary {
-        Summary::at_depth(records, Some(u32::MAX))
+        Summary::at_depth(records, &Depth::TopK(u32::MAX))
     }
 
-    /// Summarizes the records of a run that asked for `top_k` matches (`None`: unknown).
+    /// Summarizes the records of a report whose answers can be read to `depth` (the report's,
+    /// [`Depth::of`] all its records, for its groups too).
     ///
-    /// A ranking metric is stated only when `top_k` is known and at least its depth, and every
+    /// A ranking metric is stated only when the depth is at least the metric's, and every
     /// record has its `expected_page_ranks`: never computed on fewer matches than it looks at.
     pub(crate) fn at_depth<'a>(
         records: impl IntoIterator<Item = &'a ItemRecord>,
-        top_k: Option<u32>,
+        depth: &Depth,
     ) -> Summary {
         // Collected first, so that the summary's code is compiled once, not once per iterator
         // type a caller passes (each would weigh about 2 KB in the browser bundle).
         let records: Vec<&ItemRecord> = records.into_iter().collect();
-        Summary::of_records(&records, top_k)
+        Summary::of_records(&records, depth)
     }
 
     /// [`Summary::at_depth`] of collected records.
-    fn of_records(records: &[&ItemRecord], top_k: Option<u32>) -> Summary {
+    fn of_records(records: &[&ItemRecord], depth_read: &Depth) -> Summary {
         let mut n = 0u64;
         let mut hits = PerMetric::<u64>::default();
         // The items' values of page_mrr, then of each ranking metric (not stated once a record
@@ -92,7 +167,7 @@ impl Summary {
             }
         }
         let rate = |x: f64| if n == 0 { 0.0 } else { round4(x / n as f64) };
-        let (ranked, depth) = (stated[1], top_k.unwrap_or(0));
+        let (ranked, depth) = (stated[1], depth_read.matches());
         for (i, cell) in stated.iter_mut().enumerate().skip(1) {
             *cell &= depth >= Ranking::ALL[i - 1].depth();
         }
@@ -112,12 +187,10 @@ impl Summary {
                 *cell = Some((rate(sum), drawn[i].map(Interval::rounded)));
             }
         }
-        let ranking_note = match () {
-            _ if !ranked => Some(RANKING_NOTES[3]),
-            _ if top_k.is_none() => Some(RANKING_NOTES[2]),
-            _ if depth < 5 => Some(RANKING_NOTES[1]),
-            _ if depth < 10 => Some(RANKING_NOTES[0]),
-            _ => None,
+        let ranking_note = if ranked {
+            depth_read.note()
+        } else {
+            Some(RANKING_NOTES[3].to_string())
         };
         let [mrr, ranking @ ..] = means;
         let (page_mrr, page_mrr_ci) = mrr.unwrap_or_default();
@@ -173,7 +246,7 @@ impl Summary {
             map.insert(m.name().into(), self.ranking(m).into());
             map.insert(m.ci_name().into(), interval_value(self.ranking_ci(m)));
         }
-        map.insert("ranking_note".into(), self.ranking_note.into());
+        map.insert("ranking_note".into(), self.ranking_note.clone().into());
         map
     }
 
@@ -212,11 +285,13 @@ impl Summary {
             page_mrr: rate("page_mrr")?,
             page_mrr_ci: stated_interval(map, "page_mrr_ci")?.flatten(),
             ranking,
-            // Read back only as one of the fixed texts.
+            // Read back only as one of the fixed texts; a report's own records give the rest
+            // (`Report::parse`).
             ranking_note: map
                 .get("ranking_note")
                 .and_then(Value::as_str)
-                .and_then(|s| RANKING_NOTES.into_iter().find(|n| *n == s)),
+                .filter(|s| RANKING_NOTES.contains(s))
+                .map(str::to_string),
         };
         // A rate's interval follows from its hits and n, so a stated one must be that one.
         for m in Metric::ALL {
@@ -524,7 +599,7 @@ mod tests {
             s.ranking_ci(Ranking::NdcgAt10),
             percentile_bootstrap_mean(&values).map(Interval::rounded)
         );
-        let five = Summary::at_depth(&rs, Some(5));
+        let five = Summary::at_depth(&rs, &Depth::TopK(5));
         assert_eq!(five.ranking(Ranking::NdcgAt5), s.ranking(Ranking::NdcgAt5));
         assert_eq!(
             five.ranking_ci(Ranking::NdcgAt5),
@@ -538,22 +613,72 @@ mod tests {
             (None, None)
         );
         assert_eq!(five.ranking(Ranking::RecallAt10), None);
-        assert_eq!(five.ranking_note, Some(RANKING_NOTES[0]));
+        assert_eq!(five.ranking_note.as_deref(), Some(RANKING_NOTES[0]));
         assert_eq!(s.ranking_note, None);
         assert_eq!(
-            Summary::at_depth(&rs, Some(4)).ranking_note,
+            Summary::at_depth(&rs, &Depth::TopK(4))
+                .ranking_note
+                .as_deref(),
             Some(RANKING_NOTES[1])
         );
         assert_eq!(
-            Summary::at_depth(&rs, Some(4)).ranking(Ranking::NdcgAt5),
+            Summary::at_depth(&rs, &Depth::TopK(4)).ranking(Ranking::NdcgAt5),
             None
         );
         let v = serde_json::to_value(&five).unwrap();
         assert!(v["ndcg_at_10"].is_null() && v["recall_at_10_ci"].is_null());
         assert_eq!(serde_json::from_value::<Summary>(v).unwrap(), five);
-        let unknown = Summary::at_depth(&rs, None);
+        let unknown = Summary::at_depth(&rs, &Depth::Unknown);
         assert!(Ranking::ALL.iter().all(|&m| unknown.ranking(m).is_none()));
-        assert_eq!(unknown.ranking_note, Some(RANKING_NOTES[2]));
+        assert_eq!(unknown.ranking_note.as_deref(), Some(RANKING_NOTES[2]));
+    }
+
+    #[test]
+    fn without_top_k_the_depth_is_read_from_the_answers() {
+        let mut rs = vec![record([true; 4], Some(1)), record([true; 4], Some(1))];
+        rs[0].matches_returned = 12;
+        rs[1].matches_returned = 10;
+        let all = Summary::at_depth(&rs, &Depth::of(None, &rs));
+        assert!(Ranking::ALL.iter().all(|&m| all.ranking(m).is_some()));
+        assert_eq!(all.ranking_note, None, "every answer holds 10 or more");
+        rs[1].question = "Which figure shows the descent?".into();
+        rs[1].matches_returned = 7;
+        let depth = Depth::of(None, &rs);
+        assert_eq!(
+            depth,
+            Depth::Fewest {
+                matches: 7,
+                question: "Which figure shows the descent?".into()
+            }
+        );
+        let five = Summary::at_depth(&rs, &depth);
+        assert!(five.ranking(Ranking::NdcgAt5).is_some());
+        assert_eq!(five.ranking(Ranking::RecallAt10), None);
+        assert_eq!(
+            five.ranking_note.as_deref(),
+            Some(
+                "ndcg_at_10 and recall_at_10 are null: top_k is unknown, and the answer to \
+                 \"Which figure shows the descent?\" holds 7 matches; a metric at k is never \
+                 computed on fewer than k matches"
+            )
+        );
+        rs[0].matches_returned = 1;
+        let none = Summary::at_depth(&rs, &Depth::of(None, &rs));
+        assert!(Ranking::ALL.iter().all(|&m| none.ranking(m).is_none()));
+        assert!(
+            none.ranking_note.as_deref().is_some_and(|n| n.starts_with(
+                "every ranking metric is null: top_k is unknown, \
+                     and the answer to \"q\" holds 1 match;"
+            )),
+            "{:?}",
+            none.ranking_note
+        );
+        assert_eq!(
+            Depth::of(Some(5), &rs),
+            Depth::TopK(5),
+            "a known top_k decides"
+        );
+        assert_eq!(Depth::of(None, &[]), Depth::Unknown);
     }
 
     #[test]
@@ -562,7 +687,7 @@ mod tests {
         old.expected_page_ranks = vec![];
         let s = Summary::of(&[record([true; 4], Some(1)), old]);
         assert!(Ranking::ALL.iter().all(|&m| s.ranking(m).is_none()));
-        assert_eq!(s.ranking_note, Some(RANKING_NOTES[3]));
+        assert_eq!(s.ranking_note.as_deref(), Some(RANKING_NOTES[3]));
         assert_eq!(s.page_mrr, 1.0);
     }
 

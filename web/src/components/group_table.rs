@@ -198,7 +198,7 @@ pub fn ranking_table(props: &GroupTableProps) -> Html {
     html! {
         <>
             { table_scroll("ranking metrics by group", table) }
-            if let Some(note) = r.summary.ranking_note {
+            if let Some(note) = r.summary.ranking_note.clone() {
                 <p class="muted small" data-testid="ranking-note">{ note }</p>
             }
         </>
