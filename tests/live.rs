@@ -155,6 +155,57 @@ fn a_live_report_equals_scoring_its_own_capture_apart_from_run() {
 }
 
 #[test]
+fn a_first_run_without_a_dataset_from_any_folder_runs_the_corpus_the_deployment_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Refsearch::start(&[]);
+    let capture = dir.path().join("first.jsonl");
+    let o = testkit::expect(
+        std::process::Command::new(bin("figeval"))
+            .args(["run", "--base-url", &server.base_url, "--capture"])
+            .arg(&capture)
+            .current_dir(dir.path()),
+    );
+    o.exit(0).stderr_has(
+        "figeval: note: no --dataset given; the deployment serves the corpus octave-manual, so \
+         this runs the bundled dataset octave-manual-figures (33 items)",
+    );
+    let r = report(&o.stdout());
+    assert_eq!(r["corpus_id"], "octave-manual");
+    // Named after the deployment's host and the minute the run started.
+    let host = server.base_url["http://".len()..].trim_end_matches("/api");
+    let name = r["run"]["name"].as_str().unwrap();
+    let when = name
+        .strip_prefix(&format!("{host} "))
+        .unwrap_or_else(|| panic!("{name}"));
+    assert!(
+        when.len() == "2026-12-07 07:30 UTC".len() && when.ends_with(" UTC"),
+        "{name}"
+    );
+    // Offline, named by --name; a capture that recorded no top_k would take --top-k.
+    let o = expect(&[
+        "score",
+        "--dataset",
+        "octave-manual-figures",
+        "--responses",
+        capture.to_str().unwrap(),
+        "--name",
+        "figures on",
+    ]);
+    o.exit(0);
+    assert_eq!(report(&o.stdout())["run"]["name"], "figures on");
+    // A dataset of another corpus: the deployment's 404 names the corpus it serves.
+    expect(&[
+        "run",
+        "--dataset",
+        "nasa-apollo-11-figures",
+        "--base-url",
+        &server.base_url,
+    ])
+    .exit(3)
+    .stderr_has("HTTP 404 Not Found: unknown corpus \"nasa-apollo-11\"; this deployment serves \"octave-manual\"");
+}
+
+#[test]
 fn section_chunking_gives_wide_spans_that_are_page_hits_but_not_precise() {
     let dir = tempfile::tempdir().unwrap();
     let server = Refsearch::start(&["--chunking", "section", "--figures", "off"]);

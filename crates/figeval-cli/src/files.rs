@@ -6,6 +6,7 @@ use std::path::Path;
 
 use figeval::{Dataset, Report};
 
+use crate::bundled;
 use crate::fail::Failure;
 
 /// What went wrong with a file, in words: `there is no such file or folder` rather than the
@@ -45,9 +46,24 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
     })
 }
 
-/// Reads and validates a dataset; every error is listed under the file's name.
+/// Reads and validates a dataset; every error is listed under the file's name. A path that
+/// is no file but the name of a bundled dataset (`octave-manual-figures`) reads that one.
 pub fn read_dataset(path: &Path) -> Result<Dataset, Failure> {
-    let text = read_text(path)?;
+    let text = match fs::metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match bundled::named(path) {
+            Some(b) => b.text.to_string(),
+            None => {
+                return Err(Failure::Input(format!(
+                    "cannot read the dataset {}: {}; name a dataset file, or a bundled \
+                     dataset: {}",
+                    path.display(),
+                    io_words(&e),
+                    bundled::listed()
+                )))
+            }
+        },
+        _ => read_text(path)?,
+    };
     Dataset::parse(&text).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
 }
 

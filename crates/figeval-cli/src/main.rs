@@ -18,6 +18,7 @@ use figeval::{live, CacheMode, Gate};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod audit;
+mod bundled;
 mod clock;
 mod compare_cmd;
 mod connect;
@@ -63,26 +64,7 @@ enum Command {
     /// beside the hit's own keys.
     Probe(ProbeArgs),
     /// Score captured or pasted responses offline.
-    Score {
-        /// The responses: a capture (JSON Lines), bare bodies one per line, a JSON array of
-        /// bodies or a single body; `-` reads standard input.
-        #[arg(long)]
-        responses: PathBuf,
-        /// The dataset.
-        #[arg(long, default_value = DEFAULT_DATASET)]
-        dataset: PathBuf,
-        /// The widest span, in pages, that still counts as a precise hit.
-        #[arg(long = "max-precise-span", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
-        max_precise_span: u32,
-        /// Score the items that have a response and list the rest as unscored.
-        #[arg(long)]
-        allow_missing: bool,
-        /// Also write the report to this file (its folder is created).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[command(flatten)]
-        connect: ConnectArgs,
-    },
+    Score(ScoreArgs),
     /// Compare two reports of the same dataset (before → after), or several runs against the
     /// first (BASE A B …): a matrix with Holm-adjusted p-values.
     Compare {
@@ -239,12 +221,47 @@ pub struct ProbeArgs {
     pub connect: ConnectArgs,
 }
 
+/// Flags of `figeval score`.
+#[derive(clap::Args)]
+pub struct ScoreArgs {
+    /// The responses: a capture (JSON Lines), bare bodies one per line, a JSON array of
+    /// bodies or a single body; `-` reads standard input.
+    #[arg(long)]
+    pub responses: PathBuf,
+    /// The dataset: a file, or the name of a bundled dataset.
+    #[arg(long, default_value = DEFAULT_DATASET)]
+    pub dataset: PathBuf,
+    /// The widest span, in pages, that still counts as a precise hit.
+    #[arg(long = "max-precise-span", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_precise_span: u32,
+    /// Score the items that have a response and list the rest as unscored.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// The top_k the searches asked for, when the responses do not record it: the ranking
+    /// metrics at 5 and 10 are stated up to it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub top_k: Option<u32>,
+    /// The run's name in the report (default: the recorded deployment's host, else the
+    /// capture's file name, and the time).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Also write the report to this file (its folder is created).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
 /// Flags of `figeval run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The dataset.
-    #[arg(long, default_value = DEFAULT_DATASET)]
-    pub dataset: PathBuf,
+    /// The dataset: a file, or the name of a bundled dataset. Without it, the bundled dataset
+    /// of the corpus the deployment says it serves (GET {base}/health).
+    #[arg(long)]
+    pub dataset: Option<PathBuf>,
+    /// The run's name in the report (default: the deployment's host and the time).
+    #[arg(long)]
+    pub name: Option<String>,
     /// The deployment's base URL: for the default connector its API base (`/search` is
     /// appended), for another the `{{base_url}}` of its request template.
     #[arg(long, default_value = live::DEFAULT_BASE_URL)]
@@ -336,21 +353,7 @@ fn main() -> ExitCode {
         Command::Validate { datasets } => validate_cmd::run(&datasets),
         Command::Run(args) => run_cmd::run(&args),
         Command::Probe(args) => probe_cmd::run(&args),
-        Command::Score {
-            responses,
-            dataset,
-            max_precise_span,
-            allow_missing,
-            out,
-            connect,
-        } => score_cmd::run(
-            &responses,
-            &dataset,
-            max_precise_span,
-            allow_missing,
-            out.as_deref(),
-            &connect,
-        ),
+        Command::Score(args) => score_cmd::run(&args),
         Command::Compare {
             reports,
             baseline_from,

@@ -12,19 +12,17 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use figeval::connector::{AnswerPages, Asked, Secrets};
 use figeval::live::{self, AnswerFailure, Transport};
-use figeval::{CutOff, Dataset, ItemRecord, Pairing, Report, RunInfo, ScoreConfig, SearchRequest};
+use figeval::{Dataset, ItemRecord, Pairing, RunInfo, ScoreConfig, SearchRequest};
 
-use crate::audit;
 use crate::connect::{self, Connect};
 use crate::fail::{Failure, Outcome};
-use crate::{clock, files, score_cmd, RunArgs};
+use crate::{audit, bundled, clock, files, score_cmd, RunArgs};
 
 /// The largest response body read; a larger one is a failure, not a silent truncation.
 const MAX_BODY_BYTES: u64 = live::MAX_BODY_BYTES as u64;
@@ -38,88 +36,372 @@ pub(crate) struct Answer {
     retries: u32,
 }
 
-/// Runs the eval live.
+/// Runs the eval live: the steps below, in order.
 pub fn run(args: &RunArgs) -> Outcome {
-    figeval::check_top_k(args.top_k).map_err(|e| Failure::Input(format!("--top-k: {e}")))?;
-    let timeout =
-        live::check_timeout(args.timeout).map_err(|e| Failure::Input(format!("--timeout: {e}")))?;
-    let base_url = live::check_base_url(&args.base_url)
-        .map_err(|e| Failure::Input(format!("--base-url: {e}")))?;
-    let base_url = base_url.as_str();
+    let settings = Settings::check(args)?;
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
-    let dataset = files::read_dataset(&args.dataset)?;
-    files::check_pdfs(&dataset, &args.connect.pdf)?;
     let connect = connect::prepare(&args.connect)?;
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs_f64(settings.timeout))
+        .build();
+    let dataset = choose_dataset(
+        args.dataset.as_deref(),
+        &settings.base_url,
+        &connect,
+        &agent,
+    )?;
+    files::check_pdfs(&dataset, &args.connect.pdf)?;
     let secrets = connect.secrets()?;
-    let request = SearchRequest {
-        base_url,
-        top_k: args.top_k,
-        cache_mode: args.cache_mode,
-        corpus_id: &dataset.corpus_id,
-    };
-    let config = ScoreConfig {
-        max_precise_span_pages: args.max_precise_span,
-    };
-    let n = dataset.items.len();
+    let request = settings.request(&dataset.corpus_id);
     // Every answer is scored by one pairing, the capture's first when resuming, so the report
     // states the settings it was scored and asked with by construction.
     let pdfs = &args.connect.pdf;
-    let mut pairing = Pairing::keeping(&dataset, config, audit::keeper(pdfs));
+    let mut pairing = Pairing::keeping(&dataset, settings.config, audit::keeper(pdfs));
     connect.attach(&mut pairing);
-    // Where the capture's complete lines end, when a crash cut its last line off.
-    let mut complete_lines_end = None;
-    if args.resume {
-        let capture = args.capture.as_deref().expect("clap requires --capture");
-        let cut_off;
-        (pairing, cut_off) = resume(capture, pairing, &request)?;
-        if let Some(cut) = cut_off {
-            eprintln!(
-                "figeval: note: {}: {cut}; this run asks for it again",
-                capture.display()
-            );
-            complete_lines_end = Some(cut.offset);
-        }
-    }
-    let mut capture = match &args.capture {
-        Some(path) => Some(open_capture(path, args.resume, complete_lines_end)?),
+    let (pairing, complete_lines_end) = match args.capture.as_deref().filter(|_| args.resume) {
+        Some(capture) => resume(capture, pairing, &request)?,
+        None => (pairing, None),
+    };
+    let capture = match &args.capture {
+        Some(path) => Some(Capture {
+            file: open_capture(path, args.resume, complete_lines_end)?,
+            path,
+        }),
         None => None,
     };
-    let from_capture: Vec<bool> = pairing.records().iter().map(Option::is_some).collect();
-    let todo: Vec<usize> = (0..n).filter(|&i| !from_capture[i]).collect();
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs_f64(timeout))
-        .build();
+    let mut collector = Collector::new(&dataset, pairing, capture, connect.record.as_ref());
     let url = request.url();
+    let ask = Ask {
+        agent: &agent,
+        url: &url,
+        request: &request,
+        connect: &connect,
+        secrets: &secrets,
+    };
+    ask_all(&ask, args, &mut collector);
+    let (pairing, retries) = collector.finish()?;
+    let (scored, kept) = pairing
+        .finish_keeping(false)
+        .map_err(|e| Failure::Input(format!("the run's answers cannot be scored: {e}")))?;
+    let run = RunInfo {
+        name: args.name.clone(),
+        started_at: Some(started_at),
+        duration_s: clock.elapsed().as_secs_f64(),
+        retries,
+        source: "live".into(),
+        ..RunInfo::default()
+    };
+    score_cmd::emit(scored, run, &dataset, pdfs, &kept, args.out.as_deref())
+}
+
+/// The flags of a run, checked: what every search asks with and how answers are scored.
+#[derive(Debug, PartialEq)]
+struct Settings {
+    base_url: String,
+    top_k: u32,
+    cache_mode: figeval::CacheMode,
+    timeout: f64,
+    config: ScoreConfig,
+}
+
+impl Settings {
+    /// Checks the flags against the core's rules of a live run ([`live`]); a flag that breaks
+    /// one is named with the rule.
+    fn check(args: &RunArgs) -> Result<Settings, Failure> {
+        let flag = |name: &str, e: live::SettingError| Failure::Input(format!("{name}: {e}"));
+        figeval::check_top_k(args.top_k).map_err(|e| flag("--top-k", e))?;
+        let timeout = live::check_timeout(args.timeout).map_err(|e| flag("--timeout", e))?;
+        let base_url = live::check_base_url(&args.base_url).map_err(|e| flag("--base-url", e))?;
+        Ok(Settings {
+            base_url,
+            top_k: args.top_k,
+            cache_mode: args.cache_mode,
+            timeout,
+            config: ScoreConfig {
+                max_precise_span_pages: args.max_precise_span,
+            },
+        })
+    }
+
+    /// The search of every item of a dataset of `corpus_id`.
+    fn request<'a>(&'a self, corpus_id: &'a str) -> SearchRequest<'a> {
+        SearchRequest {
+            base_url: &self.base_url,
+            top_k: self.top_k,
+            cache_mode: self.cache_mode,
+            corpus_id,
+        }
+    }
+}
+
+/// The dataset of a run: `--dataset` (a file, or a bundled dataset's name); without it, the
+/// bundled dataset of the corpus the deployment says it serves (`GET {base_url}/health`, as
+/// refsearch answers it and the page asks it). Otherwise a refusal that says to pass
+/// `--dataset` and names the bundled datasets.
+fn choose_dataset(
+    given: Option<&Path>,
+    base_url: &str,
+    connect: &Connect,
+    agent: &ureq::Agent,
+) -> Result<Dataset, Failure> {
+    if let Some(path) = given {
+        return files::read_dataset(path);
+    }
+    let refuse = |why: String| {
+        Failure::Input(format!(
+            "no --dataset given, and {why}: pass --dataset FILE, or the name of a bundled \
+             dataset: {}",
+            bundled::listed()
+        ))
+    };
+    if connect.reader.is_some() {
+        return Err(refuse(format!(
+            "a deployment asked through the connector {:?} is not asked which corpus it serves",
+            connect.connector.name
+        )));
+    }
+    let corpus = served_corpus(agent, base_url).map_err(|why| {
+        refuse(format!(
+            "the deployment does not say which corpus it serves (GET {base_url}/health: {why})"
+        ))
+    })?;
+    let b = bundled::of_corpus(&corpus).ok_or_else(|| {
+        refuse(format!(
+            "the deployment serves the corpus {corpus:?}, of which no dataset is bundled"
+        ))
+    })?;
+    let dataset = Dataset::parse(b.text).map_err(|e| Failure::Input(format!("{}: {e}", b.name)))?;
+    eprintln!(
+        "figeval: note: no --dataset given; the deployment serves the corpus {corpus}, so this \
+         runs the bundled dataset {} ({})",
+        b.name,
+        figeval::describe::counted(dataset.items.len(), "item", "items")
+    );
+    Ok(dataset)
+}
+
+/// The corpus the deployment at `base_url` says it serves: the string `corpus_id` of its
+/// `GET {base_url}/health`, or why there is none.
+fn served_corpus(agent: &ureq::Agent, base_url: &str) -> Result<String, String> {
+    let answer = agent
+        .get(&format!("{base_url}/health"))
+        .timeout(Duration::from_secs(10))
+        .call();
+    let body = match answer {
+        Ok(resp) => read_body(resp)?,
+        Err(ureq::Error::Status(code, _)) => return Err(format!("HTTP {code}")),
+        Err(ureq::Error::Transport(t)) => return Err(format!("no answer: {t}")),
+    };
+    corpus_in(&body).ok_or_else(|| "its answer names no corpus_id".to_string())
+}
+
+/// The non-empty string `corpus_id` of a JSON object.
+fn corpus_in(body: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    let corpus = value.get("corpus_id")?.as_str()?;
+    (!corpus.is_empty()).then(|| corpus.to_string())
+}
+
+/// The capture a run writes each answer to, as it arrives.
+struct Capture<'p, W> {
+    file: W,
+    path: &'p Path,
+}
+
+/// Takes a run's answers as they arrive, in any order: writes each to the capture, scores it,
+/// prints the progress lines in dataset order, and keeps what ends the run — the failure of
+/// the earliest item in dataset order (so the message does not depend on which of several
+/// failing searches answered first), a capture that could not be written, or a first answer
+/// with hits that cites no page through the connector.
+struct Collector<'d, 'p, K, W> {
+    dataset: &'d Dataset,
+    pairing: Pairing<'d, K>,
+    capture: Option<Capture<'p, W>>,
+    /// What a capture line records of the connector (`None` for the default).
+    record: Option<&'d serde_json::Value>,
+    /// Items whose answer the capture held before the run.
+    from_capture: Vec<bool>,
+    first_hits: FirstWithHits,
+    progress: Progress<'d>,
+    retries: u64,
+    failure: Option<(usize, String)>,
+    capture_error: Option<String>,
+    /// Why the first answer with hits cites no page through the connector (exit 2).
+    no_page: Option<String>,
+    /// Answers safely in the capture: those it held, and those written since.
+    in_capture: usize,
+}
+
+impl<'d, 'p, K, W: Write> Collector<'d, 'p, K, W> {
+    /// Starts collecting into `pairing` (which holds the capture's answers when resuming).
+    fn new(
+        dataset: &'d Dataset,
+        pairing: Pairing<'d, K>,
+        capture: Option<Capture<'p, W>>,
+        record: Option<&'d serde_json::Value>,
+    ) -> Self {
+        let from_capture: Vec<bool> = pairing.records().iter().map(Option::is_some).collect();
+        let mut c = Collector {
+            dataset,
+            first_hits: FirstWithHits::new(&from_capture),
+            in_capture: from_capture.iter().filter(|&&c| c).count(),
+            progress: Progress::new(dataset),
+            pairing,
+            capture,
+            record,
+            from_capture,
+            retries: 0,
+            failure: None,
+            capture_error: None,
+            no_page: None,
+        };
+        c.print_progress();
+        c
+    }
+
+    /// The items still to ask, in dataset order.
+    fn todo(&self) -> Vec<usize> {
+        (0..self.dataset.items.len())
+            .filter(|&i| !self.from_capture[i])
+            .collect()
+    }
+
+    /// Takes item `i`'s answer (or why its search failed), asked with `request`, read through
+    /// `reader` when a connector reads it. `true` when the run must ask nothing more.
+    fn take(
+        &mut self,
+        i: usize,
+        answer: Result<Answer, String>,
+        request: &SearchRequest<'_>,
+        reader: Option<&figeval::connector::Reader>,
+    ) -> bool {
+        let item = &self.dataset.items[i];
+        let a = match answer {
+            Ok(a) => a,
+            Err(cause) => {
+                if self.failure.as_ref().is_none_or(|(first, _)| i < *first) {
+                    let message = format!(
+                        "the search failed for item {} ({:?}): {cause}",
+                        i + 1,
+                        figeval::score::question_start(&item.question)
+                    );
+                    self.failure = Some((i, message));
+                }
+                return true;
+            }
+        };
+        self.retries += u64::from(a.retries);
+        let mut stop = false;
+        if let Some(c) = self.capture.as_mut() {
+            let line = request.envelope_line_with(&item.question, &a.body, self.record) + "\n";
+            match c
+                .file
+                .write_all(line.as_bytes())
+                .and_then(|_| c.file.flush())
+            {
+                Ok(()) => self.in_capture += 1,
+                Err(e) => {
+                    self.capture_error.get_or_insert(format!(
+                        "cannot write the capture {}: {}",
+                        c.path.display(),
+                        files::io_words(&e)
+                    ));
+                    stop = true;
+                }
+            }
+        }
+        self.pairing.add_answer(i, request, &a.matches);
+        let verdict = match (reader, &a.pages) {
+            (Some(reader), Some(pages)) => self.first_hits.answered(i, pages, reader),
+            _ => None,
+        };
+        if let (None, Some((first, reason))) = (&self.no_page, verdict) {
+            self.no_page = Some(format!(
+                "item {} ({:?}): {reason}",
+                first + 1,
+                figeval::score::question_start(&self.dataset.items[first].question)
+            ));
+            stop = true;
+        }
+        self.print_progress();
+        stop
+    }
+
+    /// Whether the first answer with hits in dataset order has been seen (through a
+    /// connector, the workers wait for their answers to be read until then).
+    fn decided(&self) -> bool {
+        self.first_hits.decided
+    }
+
+    fn print_progress(&mut self) {
+        for line in self
+            .progress
+            .advance(self.pairing.records(), &self.from_capture)
+        {
+            eprintln!("{line}");
+        }
+    }
+
+    /// What the run came to: its pairing and retries, or the failure that ends it without a
+    /// report, with how many answers were kept and how to go on. A deployment failure is the
+    /// news even when the capture could not be written as well.
+    fn finish(self) -> Result<(Pairing<'d, K>, u64), Failure> {
+        let n = self.dataset.items.len();
+        let answered = self.pairing.records().iter().flatten().count();
+        let kept = match &self.capture {
+            Some(c) => format!(
+                "{} of {n} answers are in the capture {}; run again with --resume to ask only \
+                 for the rest",
+                self.in_capture,
+                c.path.display()
+            ),
+            None => format!(
+                "{answered} of {n} items were answered; with --capture FILE a rerun can \
+                 --resume from them"
+            ),
+        };
+        if let Some(reason) = self.no_page {
+            return Err(Failure::Input(format!(
+                "{reason}\n{kept}\nno report was written"
+            )));
+        }
+        match (self.failure, self.capture_error) {
+            (Some((_, message)), output) => {
+                let also = output.map_or(String::new(), |e| format!("\nalso: {e}"));
+                Err(Failure::Deployment(format!(
+                    "{message}{also}\n{kept}\nno report was written"
+                )))
+            }
+            (None, Some(e)) => Err(Failure::Output(format!(
+                "{e}\n{kept}\nno report was written"
+            ))),
+            (None, None) => Ok((self.pairing, self.retries)),
+        }
+    }
+}
+
+/// Asks for every item the collector has no answer to, `--concurrency` searches at a time,
+/// and hands each answer to the collector as it arrives. The first failure stops new searches;
+/// those in flight finish into the collector. Through a connector, until the first answer with
+/// hits is decided, a worker asks its next question only once its last answer has been read.
+fn ask_all<K, W: Write>(ask: &Ask<'_>, args: &RunArgs, collector: &mut Collector<'_, '_, K, W>) {
+    let todo = collector.todo();
+    let workers = (args.concurrency as usize).min(todo.len());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    // The first answer with hits, in dataset order, must cite a page through the connector.
-    let mut first_hits = FirstWithHits::new(&from_capture);
-    let mut progress = Progress::new(&dataset);
-    let mut retries_total = 0u64;
-    // The failure of the earliest item in dataset order, so the message does not depend on
-    // which of several failing searches answered first.
-    let mut failure: Option<(usize, String)> = None;
-    let mut capture_error: Option<String> = None;
-    // Why the first answer with hits cites no page through the connector (exit 2).
-    let mut no_page: Option<String> = None;
-    // Answers safely in the capture: those it held, and those written since.
-    let mut in_capture = from_capture.iter().filter(|&&c| c).count();
-    let workers = (args.concurrency as usize).min(todo.len());
-    // Through a connector, until the first answer with hits is decided: how many answers the
-    // workers have sent and the reading below has taken in, so a worker waits for its own.
-    let undecided = AtomicBool::new(connect.reader.is_some());
+    // How many answers the workers have sent and the collector has taken in, so a worker
+    // waits for its own while the first answer with hits is undecided.
+    let undecided = AtomicBool::new(ask.connect.reader.is_some());
     let sent = AtomicUsize::new(0);
     let read = (Mutex::new(0usize), Condvar::new());
-    progress.advance(pairing.records(), &from_capture);
+    let dataset = collector.dataset;
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel::<(usize, Result<Answer, String>)>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (agent, url, todo, next, stop, request, dataset, connect, secrets) = (
-                &agent, &url, &todo, &next, &stop, &request, &dataset, &connect, &secrets,
-            );
-            let (undecided, sent, read) = (&undecided, &sent, &read);
+            let (todo, next, stop, undecided, sent, read) =
+                (&todo, &next, &stop, &undecided, &sent, &read);
             s.spawn(move || loop {
                 if stop.load(Ordering::SeqCst) {
                     return;
@@ -127,15 +409,8 @@ pub fn run(args: &RunArgs) -> Outcome {
                 let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     return;
                 };
-                let item = &dataset.items[i];
-                let ask = Ask {
-                    agent,
-                    url,
-                    request,
-                    connect,
-                    secrets,
-                };
-                let answer = search(&ask, &item.question, args.retries, args.timeout);
+                let question = &dataset.items[i].question;
+                let answer = search(ask, question, args.retries, args.timeout);
                 if answer.is_err() {
                     // Stop at once, before this worker takes another item.
                     stop.store(true, Ordering::SeqCst);
@@ -153,57 +428,10 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         drop(tx);
         for (i, answer) in rx {
-            let item = &dataset.items[i];
-            match answer {
-                Ok(a) => {
-                    retries_total += u64::from(a.retries);
-                    if let Some(w) = capture.as_mut() {
-                        let line = request.envelope_line_with(
-                            &item.question,
-                            &a.body,
-                            connect.record.as_ref(),
-                        ) + "\n";
-                        match w.write_all(line.as_bytes()).and_then(|_| w.flush()) {
-                            Ok(()) => in_capture += 1,
-                            Err(e) => {
-                                capture_error.get_or_insert(format!(
-                                    "cannot write the capture {}: {}",
-                                    args.capture.as_deref().unwrap_or(Path::new("")).display(),
-                                    files::io_words(&e)
-                                ));
-                                stop.store(true, Ordering::SeqCst);
-                            }
-                        }
-                    }
-                    pairing.add_answer(i, &request, &a.matches);
-                    let verdict = match (&connect.reader, &a.pages) {
-                        (Some(reader), Some(pages)) => first_hits.answered(i, pages, reader),
-                        _ => None,
-                    };
-                    if let (None, Some((i, reason))) = (&no_page, verdict) {
-                        let item = &dataset.items[i];
-                        stop.store(true, Ordering::SeqCst);
-                        no_page = Some(format!(
-                            "item {} ({:?}): {reason}",
-                            i + 1,
-                            figeval::score::question_start(&item.question)
-                        ));
-                    }
-                    progress.advance(pairing.records(), &from_capture);
-                }
-                Err(cause) => {
-                    stop.store(true, Ordering::SeqCst);
-                    if failure.as_ref().is_none_or(|(first, _)| i < *first) {
-                        let message = format!(
-                            "the search failed for item {} ({:?}): {cause}",
-                            i + 1,
-                            figeval::score::question_start(&item.question)
-                        );
-                        failure = Some((i, message));
-                    }
-                }
+            if collector.take(i, answer, ask.request, ask.connect.reader.as_ref()) {
+                stop.store(true, Ordering::SeqCst);
             }
-            if first_hits.decided || stop.load(Ordering::SeqCst) {
+            if collector.decided() || stop.load(Ordering::SeqCst) {
                 undecided.store(false, Ordering::SeqCst);
             }
             let (count, taken) = &read;
@@ -211,63 +439,17 @@ pub fn run(args: &RunArgs) -> Outcome {
             taken.notify_all();
         }
     });
-    let answered = pairing.records().iter().flatten().count();
-    let kept = match &args.capture {
-        Some(path) => format!(
-            "{in_capture} of {n} answers are in the capture {}; run again with --resume to ask only for the rest",
-            path.display()
-        ),
-        None => format!(
-            "{answered} of {n} items were answered; with --capture FILE a rerun can --resume from them"
-        ),
-    };
-    if let Some(reason) = no_page {
-        return Err(Failure::Input(format!(
-            "{reason}\n{kept}\nno report was written"
-        )));
-    }
-    // A deployment failure is the news even when the capture could not be written as well.
-    match (failure, capture_error) {
-        (Some((_, message)), output) => {
-            let also = output.map_or(String::new(), |e| format!("\nalso: {e}"));
-            return Err(Failure::Deployment(format!(
-                "{message}{also}\n{kept}\nno report was written"
-            )));
-        }
-        (None, Some(e)) => {
-            return Err(Failure::Output(format!(
-                "{e}\n{kept}\nno report was written"
-            )));
-        }
-        (None, None) => {}
-    }
-    let (scored, kept) = pairing
-        .finish_keeping(false)
-        .map_err(|e| Failure::Input(format!("the run's answers cannot be scored: {e}")))?;
-    let mut report = Report::build(
-        scored,
-        RunInfo {
-            started_at: Some(started_at),
-            duration_s: clock.elapsed().as_secs_f64(),
-            retries: retries_total,
-            source: "live".into(),
-            ..RunInfo::default()
-        },
-    );
-    audit::apply(&mut report, &dataset, pdfs, &kept)?;
-    files::emit_report(&report, args.out.as_deref())?;
-    Ok(ExitCode::SUCCESS)
 }
 
-/// Reads the capture into `pairing`, for `--resume`: the answers it already holds, and its
-/// last line if a crash cut it off. The capture must otherwise be clean (no unknown, duplicate
+/// Reads the capture into `pairing`, for `--resume`: the answers it already holds, and where
+/// its complete lines end if a crash cut its last line off (noted on stderr). The capture must otherwise be clean (no unknown, duplicate
 /// or unreadable answers) and made with the same search parameters. A capture that does not
 /// exist yet holds nothing.
 fn resume<'d, K>(
     path: &Path,
     pairing: Pairing<'d, K>,
     request: &SearchRequest<'_>,
-) -> Result<(Pairing<'d, K>, Option<CutOff>), Failure> {
+) -> Result<(Pairing<'d, K>, Option<u64>), Failure> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((pairing, None)),
@@ -294,7 +476,15 @@ fn resume<'d, K>(
             request.cache_mode
         )));
     }
-    Ok((read.pairing, read.cut_off))
+    // Where the capture's complete lines end, when a crash cut its last line off.
+    let complete_lines_end = read.cut_off.map(|cut| {
+        eprintln!(
+            "figeval: note: {}: {cut}; this run asks for it again",
+            path.display()
+        );
+        cut.offset
+    });
+    Ok((read.pairing, complete_lines_end))
 }
 
 /// Opens the capture: new, or (`append`) to be completed, first cut back to
@@ -593,7 +783,7 @@ fn read_body(resp: ureq::Response) -> Result<String, String> {
     })
 }
 
-/// Prints one line per item on stderr, in dataset order, as soon as every earlier item is done.
+/// One progress line per item, in dataset order, as soon as every earlier item is done.
 struct Progress<'d> {
     dataset: &'d Dataset,
     printed: usize,
@@ -607,9 +797,11 @@ impl<'d> Progress<'d> {
         }
     }
 
-    fn advance(&mut self, records: &[Option<ItemRecord>], from_capture: &[bool]) {
+    /// The lines of the items done since the last call whose earlier items are all done.
+    fn advance(&mut self, records: &[Option<ItemRecord>], from_capture: &[bool]) -> Vec<String> {
         let n = self.dataset.items.len();
         let width = n.to_string().len();
+        let mut lines = Vec::new();
         while let Some(Some(r)) = records.get(self.printed) {
             let mut pages: Vec<String> = r.expected_pages.iter().map(u32::to_string).collect();
             pages.extend(r.expected_locations.iter().map(|l| {
@@ -627,7 +819,7 @@ impl<'d> Progress<'d> {
                 }
                 _ => String::new(),
             };
-            eprintln!(
+            lines.push(format!(
                 "[{:>width$}/{n}] {} {:<7} p.{:<9} {:?}{}{wrong_file}",
                 self.printed + 1,
                 if r.page_hit_at_3 { "hit " } else { "miss" },
@@ -639,8 +831,353 @@ impl<'d> Progress<'d> {
                 } else {
                     ""
                 },
-            );
+            ));
             self.printed += 1;
         }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use clap::Parser;
+    use figeval::connector::Reader;
+    use figeval::{CacheMode, Connector, Response};
+
+    use super::*;
+
+    /// `figeval run`'s flags, as the command line reads them.
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn args(flags: &[&str]) -> RunArgs {
+        Cli::try_parse_from(std::iter::once("figeval").chain(flags.iter().copied()))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .run
+    }
+
+    fn dataset() -> Dataset {
+        Dataset::parse(
+            r#"{"corpus_id": "c", "items": [
+            {"question": "Which figure shows A?", "expected_pages": [1], "figure_ref": "F1", "kind": "locate"},
+            {"question": "Which figure shows B?", "expected_pages": [2], "figure_ref": "F2", "kind": "content"},
+            {"question": "Which figure shows C?", "expected_pages": [3], "figure_ref": "F3", "kind": "locate"}]}"#,
+        )
+        .unwrap()
+    }
+
+    fn request() -> SearchRequest<'static> {
+        SearchRequest {
+            base_url: "http://127.0.0.1:9/api",
+            top_k: 5,
+            cache_mode: CacheMode::Bypass,
+            corpus_id: "c",
+        }
+    }
+
+    /// An answer whose one match cites `page`, after `retries` retries.
+    fn answer(page: u32, retries: u32) -> Answer {
+        let body = format!(
+            r#"{{"matches": [{{"chunk_id": "x", "provenance": {{"page_start": {page}, "page_end": {page}}}}}]}}"#
+        );
+        Answer {
+            matches: Response::parse(&body).unwrap().matches.unwrap(),
+            body,
+            pages: None,
+            retries,
+        }
+    }
+
+    /// A capture file that refuses every write, as a full disk does.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(io::ErrorKind::StorageFull))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn message(f: Failure) -> (u8, String) {
+        let code = match f {
+            Failure::Input(_) => 2,
+            Failure::Deployment(_) => 3,
+            Failure::Output(_) => 4,
+        };
+        (code, f.to_string())
+    }
+
+    #[test]
+    fn settings_refuse_each_flag_that_breaks_a_rule_of_a_live_run_naming_it() {
+        let refused = |flags: &[&str]| message(Settings::check(&args(flags)).unwrap_err());
+        let (code, m) = refused(&["--top-k", "4"]);
+        assert_eq!(code, 2);
+        assert!(
+            m.starts_with("--top-k: top_k must be at least 5, not 4: "),
+            "{m}"
+        );
+        let (_, m) = refused(&["--timeout", "0"]);
+        assert!(m.starts_with("--timeout: the timeout must be"), "{m}");
+        let (_, m) = refused(&["--base-url", "ftp://x"]);
+        assert!(m.starts_with("--base-url: the base URL must be"), "{m}");
+        let s =
+            Settings::check(&args(&["--base-url", " http://h:1/api/ ", "--top-k", "10"])).unwrap();
+        assert_eq!((s.base_url.as_str(), s.top_k), ("http://h:1/api", 10));
+        assert_eq!(s.request("c").url(), "http://h:1/api/search");
+    }
+
+    #[test]
+    fn a_given_dataset_is_a_file_or_a_bundled_name_and_none_needs_a_deployment_that_says() {
+        let connect = connect::prepare(&args(&[]).connect).unwrap();
+        let agent = ureq::AgentBuilder::new()
+            .timeout(Duration::from_secs(5))
+            .build();
+        let named = Path::new("octave-manual-figures");
+        let d = choose_dataset(Some(named), "http://127.0.0.1:9/api", &connect, &agent).unwrap();
+        assert_eq!(d.corpus_id, "octave-manual");
+        // Nothing listens on port 9 of the loopback: the deployment says nothing.
+        let (code, m) =
+            message(choose_dataset(None, "http://127.0.0.1:9/api", &connect, &agent).unwrap_err());
+        assert_eq!(code, 2);
+        assert!(
+            m.starts_with(
+                "no --dataset given, and the deployment does not say which corpus it serves \
+                 (GET http://127.0.0.1:9/api/health: no answer: "
+            ),
+            "{m}"
+        );
+        assert!(
+            m.ends_with(
+                "pass --dataset FILE, or the name of a bundled dataset: nasa-apollo-11-figures \
+                 (corpus nasa-apollo-11), octave-manual-figures (corpus octave-manual)"
+            ),
+            "{m}"
+        );
+        let through = connect::prepare(&args(&["--connector", "langserve"]).connect).unwrap();
+        let (_, m) = message(choose_dataset(None, "http://h/x", &through, &agent).unwrap_err());
+        assert!(
+            m.contains("asked through the connector \"langserve\" is not asked which corpus"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn the_served_corpus_is_the_health_answers_non_empty_corpus_id() {
+        assert_eq!(
+            corpus_in(r#"{"status": "ok", "corpus_id": "octave-manual"}"#).as_deref(),
+            Some("octave-manual")
+        );
+        for none in [
+            r#"{"corpus_id": ""}"#,
+            r#"{"corpus_id": 3}"#,
+            "[]",
+            "<html>",
+        ] {
+            assert_eq!(corpus_in(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn answers_arriving_in_any_order_are_captured_as_they_come_and_scored_in_dataset_order() {
+        let d = dataset();
+        let mut written = Vec::new();
+        let path = Path::new("out/run.jsonl");
+        let capture = Some(Capture {
+            file: &mut written,
+            path,
+        });
+        let mut c = Collector::new(&d, Pairing::new(&d, ScoreConfig::default()), capture, None);
+        assert_eq!(c.todo(), [0, 1, 2]);
+        for (i, page, retries) in [(2, 3, 0), (0, 9, 2), (1, 2, 1)] {
+            assert!(!c.take(i, Ok(answer(page, retries)), &request(), None));
+        }
+        let (pairing, retries) = c.finish().unwrap();
+        assert_eq!(retries, 3);
+        let hits: Vec<bool> = pairing
+            .records()
+            .iter()
+            .flatten()
+            .map(|r| r.page_hit_at_3)
+            .collect();
+        assert_eq!(hits, [false, true, true]);
+        let lines: Vec<serde_json::Value> = String::from_utf8(written)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let order: Vec<&str> = lines
+            .iter()
+            .map(|l| l["question"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "Which figure shows C?",
+                "Which figure shows A?",
+                "Which figure shows B?"
+            ],
+            "the capture is in arrival order"
+        );
+    }
+
+    #[test]
+    fn the_failure_named_is_the_earliest_in_dataset_order_whatever_answered_first() {
+        let d = dataset();
+        let mut c: Collector<'_, '_, (), Vec<u8>> =
+            Collector::new(&d, Pairing::new(&d, ScoreConfig::default()), None, None);
+        assert!(c.take(2, Err("HTTP 500".into()), &request(), None));
+        assert!(!c.take(0, Ok(answer(1, 0)), &request(), None));
+        assert!(c.take(1, Err("HTTP 502".into()), &request(), None));
+        let (code, m) = message(c.finish().err().unwrap());
+        assert_eq!(code, 3);
+        assert_eq!(
+            m,
+            "the search failed for item 2 (\"Which figure shows B?\"): HTTP 502\n1 of 3 items \
+             were answered; with --capture FILE a rerun can --resume from them\nno report was \
+             written"
+        );
+    }
+
+    #[test]
+    fn a_capture_that_cannot_be_written_stops_the_run_unless_the_deployment_failed_first() {
+        let d = dataset();
+        let path = Path::new("full/run.jsonl");
+        let full = || Some(Capture { file: Full, path });
+        let mut c = Collector::new(&d, Pairing::new(&d, ScoreConfig::default()), full(), None);
+        assert!(c.take(0, Ok(answer(1, 0)), &request(), None), "stops");
+        let (code, m) = message(c.finish().err().unwrap());
+        assert_eq!(code, 4);
+        assert!(
+            m.starts_with(
+                "cannot write the capture full/run.jsonl: the disk is full\n0 of 3 answers are \
+                 in the capture full/run.jsonl; run again with --resume"
+            ),
+            "{m}"
+        );
+        let mut c = Collector::new(&d, Pairing::new(&d, ScoreConfig::default()), full(), None);
+        c.take(0, Ok(answer(1, 0)), &request(), None);
+        c.take(1, Err("no answer within 1 s".into()), &request(), None);
+        let (code, m) = message(c.finish().err().unwrap());
+        assert_eq!(code, 3, "the deployment's failure is the news");
+        assert!(
+            m.contains("no answer within 1 s\nalso: cannot write the capture full/run.jsonl"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn the_first_answer_with_hits_in_dataset_order_decides_whether_the_connector_reads_pages() {
+        let reader = Reader::new(&Connector::preset("langserve").unwrap(), None).unwrap();
+        let pages = |hits, without_page| {
+            let mut p = AnswerPages::default();
+            (p.hits, p.without_page) = (hits, without_page);
+            p
+        };
+        let mut first = FirstWithHits::new(&[false, false, false]);
+        // Item 3 cites no page, but items 1 and 2 are not in yet.
+        assert_eq!(first.answered(2, &pages(2, 2), &reader), None);
+        assert!(!first.decided);
+        // Item 1 has no hits: item 2 is the first with hits, and it cites a page.
+        assert_eq!(first.answered(0, &pages(0, 0), &reader), None);
+        assert_eq!(first.answered(1, &pages(3, 1), &reader), None);
+        assert!(first.decided);
+        let mut first = FirstWithHits::new(&[true, false]);
+        let (item, reason) = first.answered(1, &pages(2, 2), &reader).unwrap();
+        assert_eq!(item, 1, "an item from the capture counts as having no hits");
+        assert!(!reason.is_empty());
+    }
+
+    #[test]
+    fn progress_is_printed_in_dataset_order_and_marks_answers_from_the_capture() {
+        let d = dataset();
+        let mut pairing = Pairing::new(&d, ScoreConfig::default());
+        let mut progress = Progress::new(&d);
+        pairing.add_answer(1, &request(), &answer(2, 0).matches);
+        assert!(
+            progress
+                .advance(pairing.records(), &[true, false, false])
+                .is_empty(),
+            "item 1 is not done yet"
+        );
+        pairing.add_answer(0, &request(), &answer(7, 0).matches);
+        let lines = progress.advance(pairing.records(), &[true, false, false]);
+        assert_eq!(
+            lines,
+            [
+                "[1/3] miss locate  p.1         \"Which figure shows A?\"  (from capture)",
+                "[2/3] hit  content p.2         \"Which figure shows B?\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn resuming_reads_the_capture_and_refuses_one_asked_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dataset();
+        let path = dir.path().join("run.jsonl");
+        let fresh = || Pairing::new(&d, ScoreConfig::default());
+        let (p, end) = resume(&path, fresh(), &request()).unwrap();
+        assert_eq!(
+            (p.records().iter().flatten().count(), end),
+            (0, None),
+            "not there yet"
+        );
+        let line = request().envelope_line("Which figure shows A?", &answer(1, 0).body);
+        let cut = &line[..line.len() / 2];
+        fs::write(&path, format!("{line}\n{cut}")).unwrap();
+        let (p, end) = resume(&path, fresh(), &request()).unwrap();
+        assert_eq!(p.records().iter().flatten().count(), 1);
+        assert_eq!(
+            end,
+            Some(line.len() as u64 + 1),
+            "where the whole lines end"
+        );
+        let ten = SearchRequest {
+            top_k: 10,
+            ..request()
+        };
+        let (code, m) = message(resume(&path, fresh(), &ten).err().unwrap());
+        assert_eq!(code, 2);
+        assert!(
+            m.ends_with(
+                "its answers were not all asked with base URL http://127.0.0.1:9/api, top_k 10 \
+                 and cache mode bypass; start a new capture"
+            ),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn a_capture_opened_to_resume_is_cut_back_to_its_whole_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/run.jsonl");
+        let mut f = open_capture(&path, false, None).unwrap();
+        f.write_all(b"{\"a\":1}\n{\"b\":").unwrap();
+        drop(f);
+        let mut f = open_capture(&path, true, Some(8)).unwrap();
+        f.write_all(b"{\"c\":3}\n").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n{\"c\":3}\n");
+        fs::write(&path, "{\"a\":1}").unwrap();
+        let mut f = open_capture(&path, true, None).unwrap();
+        f.write_all(b"{\"c\":3}\n").unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"a\":1}\n{\"c\":3}\n",
+            "a last line without its line break gets one first"
+        );
+        let mut f = open_capture(&path, false, None).unwrap();
+        f.write_all(b"new\n").unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "new\n",
+            "a new capture starts empty"
+        );
     }
 }

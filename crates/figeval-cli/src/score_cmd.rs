@@ -2,31 +2,26 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use figeval::{CaptureRead, CaptureReader, Pairing, Report, RunInfo, ScoreConfig};
+use figeval::provenance::AuditHit;
+use figeval::{CaptureRead, CaptureReader, Dataset, Pairing, Report, RunInfo, ScoreConfig, Scored};
 
 use crate::fail::{Failure, Outcome};
 use crate::{audit, clock};
-use crate::{connect, files, ConnectArgs};
+use crate::{connect, files, ScoreArgs};
 
-/// Scores the responses at `responses` against the dataset and prints the report.
-pub fn run(
-    responses: &Path,
-    dataset: &Path,
-    max_precise_span: u32,
-    allow_missing: bool,
-    out: Option<&Path>,
-    connect_args: &ConnectArgs,
-) -> Outcome {
+/// Scores the responses against the dataset and prints the report.
+pub fn run(args: &ScoreArgs) -> Outcome {
+    let (responses, connect_args) = (args.responses.as_path(), &args.connect);
     let started_at = clock::now_rfc3339();
     let clock = Instant::now();
-    let dataset = files::read_dataset(dataset)?;
+    let dataset = files::read_dataset(&args.dataset)?;
     files::check_pdfs(&dataset, &connect_args.pdf)?;
     let config = ScoreConfig {
-        max_precise_span_pages: max_precise_span,
+        max_precise_span_pages: args.max_precise_span,
     };
     let connect = connect::prepare(connect_args)?;
     let pdfs = &connect_args.pdf;
@@ -37,20 +32,37 @@ pub fn run(
     }
     connect.attach(&mut pairing);
     let (read, source) = read_responses(responses, pairing)?;
-    let (scored, kept) = read
+    let (mut scored, kept) = read
         .pairing
-        .finish_keeping(allow_missing)
+        .finish_keeping(args.allow_missing)
         .map_err(|e| Failure::Input(format!("{}: {e}", responses.display())))?;
-    let mut report = Report::build(
-        scored,
-        RunInfo {
-            started_at: Some(started_at),
-            duration_s: clock.elapsed().as_secs_f64(),
-            source,
-            ..RunInfo::default()
-        },
-    );
-    audit::apply(&mut report, &dataset, pdfs, &kept)?;
+    if let Some(top_k) = args.top_k {
+        scored = scored
+            .stating_top_k(top_k)
+            .map_err(|e| Failure::Input(format!("--top-k: {e}")))?;
+    }
+    let run = RunInfo {
+        name: args.name.clone(),
+        started_at: Some(started_at),
+        duration_s: clock.elapsed().as_secs_f64(),
+        source,
+        ..RunInfo::default()
+    };
+    emit(scored, run, &dataset, pdfs, &kept, args.out.as_deref())
+}
+
+/// The report of what was scored, audited against `pdfs` when given, printed (and written to
+/// `out`): how `run` and `score` end.
+pub fn emit(
+    scored: Scored,
+    run: RunInfo,
+    dataset: &Dataset,
+    pdfs: &[PathBuf],
+    kept: &[Vec<AuditHit>],
+    out: Option<&Path>,
+) -> Outcome {
+    let mut report = Report::build(scored, run);
+    audit::apply(&mut report, dataset, pdfs, kept)?;
     files::emit_report(&report, out)?;
     Ok(ExitCode::SUCCESS)
 }

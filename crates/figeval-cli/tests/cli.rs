@@ -115,7 +115,45 @@ fn validate_reports_syntax_errors_with_line_and_column() {
 fn validate_of_a_missing_file_names_it() {
     expect(&["validate", "no/such/dataset.json"])
         .exit(2)
-        .stderr_has("cannot read no/such/dataset.json");
+        .stderr_has(
+            "cannot read the dataset no/such/dataset.json: there is no such file or folder; name \
+             a dataset file, or a bundled dataset: nasa-apollo-11-figures (corpus \
+             nasa-apollo-11), octave-manual-figures",
+        );
+}
+
+#[test]
+fn a_bundled_dataset_is_named_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = testkit::expect(
+        Command::new(env!("CARGO_BIN_EXE_figeval"))
+            .args(["validate", "octave-manual-figures"])
+            .current_dir(dir.path()),
+    );
+    o.exit(0)
+        .stdout_has("ok: octave-manual-figures: corpus octave-manual");
+}
+
+#[test]
+fn run_without_a_dataset_from_any_folder_refuses_when_the_deployment_does_not_say_its_corpus() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let o = testkit::expect(
+        Command::new(env!("CARGO_BIN_EXE_figeval"))
+            .args(["run", "--base-url", &format!("http://127.0.0.1:{port}/api")])
+            .current_dir(dir.path()),
+    );
+    o.exit(2)
+        .stdout_is_empty()
+        .stderr_has("no --dataset given, and the deployment does not say which corpus it serves")
+        .stderr_has(
+            "pass --dataset FILE, or the name of a bundled dataset: nasa-apollo-11-figures \
+             (corpus nasa-apollo-11), octave-manual-figures (corpus octave-manual)",
+        );
 }
 
 #[test]
@@ -525,6 +563,8 @@ fn run_against_nothing_listening_is_exit_3_naming_the_base_url() {
     let out = dir.path().join("r.json");
     let o = expect(&[
         "run",
+        "--dataset",
+        "data/eval_datasets/nasa-apollo-11-figures.json",
         "--base-url",
         &base,
         "--retries",
