@@ -15,6 +15,27 @@ use crate::fail::{Failure, Outcome};
 use crate::files;
 use crate::Format;
 
+/// The names compare shows for these reports: each report's `run.name`, else its label (its
+/// path, or where it was fetched: a report written before names); a name that two reports
+/// share is followed by the report's label, so no two rows read alike.
+fn shown_names(reports: &[&Labeled]) -> Vec<String> {
+    let names: Vec<String> = reports
+        .iter()
+        .map(|r| r.report.shown_name(Some(&r.label)))
+        .collect();
+    names
+        .iter()
+        .zip(reports)
+        .map(|(name, r)| {
+            if names.iter().filter(|n| *n == name).count() > 1 && *name != r.label {
+                format!("{name} ({})", r.label)
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}
+
 /// The gates of one `figeval compare`.
 pub struct Gates<'a> {
     /// `--fail-on-regression`: trips on any lower rate.
@@ -72,10 +93,15 @@ fn run_many(
     gates: &Gates,
     summary_file: Option<&Path>,
 ) -> Outcome {
-    let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
-    let pairs: Vec<(&str, &figeval::Report)> =
-        runs.iter().map(|r| (r.label.as_str(), &r.report)).collect();
-    let m = matrix::compare_many((&base.label, &base.report), &pairs);
+    let all: Vec<&Labeled> = std::iter::once(base).chain(runs).collect();
+    let mut labels = shown_names(&all);
+    let base_label = labels.remove(0);
+    let pairs: Vec<(&str, &figeval::Report)> = labels
+        .iter()
+        .map(String::as_str)
+        .zip(runs.iter().map(|r| &r.report))
+        .collect();
+    let m = matrix::compare_many((&base_label, &base.report), &pairs);
     for c in &m.comparisons {
         check_gates(c, gates)?;
     }
@@ -220,7 +246,8 @@ fn run_two(
     let c = figeval::compare::compare_ranked(&before.report, &after.report);
     check_gates(&c, gates)?;
     let sig = significance(&[(None, &c)], gates);
-    let (bl, al) = (before.label.clone(), after.label.clone());
+    let names = shown_names(&[before, after]);
+    let (bl, al) = (names[0].clone(), names[1].clone());
     let markdown = || {
         render::comparison_markdown(&c, &bl, &al) + &gate_text(sig.as_ref(), render::gate_markdown)
     };
@@ -231,8 +258,10 @@ fn run_two(
         Format::Markdown => markdown(),
         Format::Json => {
             let mut v = serde_json::to_value(&c).expect("a comparison always serializes");
-            v["before"] = bl.clone().into();
-            v["after"] = al.clone().into();
+            v["before"] = before.label.clone().into();
+            v["after"] = after.label.clone().into();
+            v["before_name"] = bl.clone().into();
+            v["after_name"] = al.clone().into();
             if let Some(g) = &sig {
                 v["significance_gate"] = serde_json::to_value(g).expect("a gate serializes");
             }

@@ -388,6 +388,19 @@ fn score_to(dir: &Path, name: &str, ds: &str, cap: &str) -> String {
     out.to_str().unwrap().to_string()
 }
 
+/// Names the report at `path` (`run.name`; `None` takes the name away, as in a report written
+/// before names). Not a number changes, so it reads as before.
+fn rename(path: &str, name: Option<&str>) {
+    let mut r: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    match name {
+        Some(n) => r["run"]["name"] = n.into(),
+        None => {
+            r["run"].as_object_mut().unwrap().remove("name");
+        }
+    }
+    std::fs::write(path, r.to_string()).unwrap();
+}
+
 fn reports(dir: &Path, before: [u32; 3], after: [u32; 3]) -> (String, String) {
     let ds = write(dir, "d.json", DATASET);
     (
@@ -423,6 +436,23 @@ fn compare_shows_gains_p_values_and_the_reading_guide_in_every_format() {
     );
     let js: Value =
         serde_json::from_str(&expect(&["compare", &b, &a, "--format", "json"]).stdout()).unwrap();
+    assert_eq!(
+        (&js["before"], &js["after"]),
+        (&json!(b), &json!(a)),
+        "the files"
+    );
+    let named: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    assert_eq!(
+        js["after_name"], named["run"]["name"],
+        "and the runs' names"
+    );
+    assert!(
+        js["after_name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("after.jsonl ") && n.ends_with(" UTC")),
+        "a scored capture is named after its file and the time: {}",
+        js["after_name"]
+    );
     let overall = &js["scopes"][0];
     assert_eq!(overall["scope"], "overall");
     assert_eq!(overall["metrics"][0]["gained"].as_array().unwrap().len(), 2);
@@ -759,10 +789,19 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     let worse_dir = dir.path().join("w");
     std::fs::create_dir(&worse_dir).unwrap();
     let (_, worse) = reports(&worse_dir, [1, 1, 12], [1, 1, 1]);
+    // Runs are named by their names; one without falls back to its file, and a name two runs
+    // share is told apart by their files.
+    rename(&base, None);
+    rename(&better, Some("figures on"));
+    rename(&worse, Some("figures on"));
     let text = expect(&["compare", &base, &better, &worse]);
     text.exit(0);
     let t = text.stdout();
-    assert!(t.contains("2 runs against the base"), "{t}");
+    assert!(
+        t.contains(&format!("2 runs against the base {base}")),
+        "{t}"
+    );
+    assert!(t.contains(&format!("figures on ({worse})")), "{t}");
     assert!(t.contains("overall · page_hit_at_3"), "{t}");
     assert!(t.contains("1.0000 (3/3; 95% CI 0.44–1.00)"), "{t}");
     assert!(t.contains("Holm"), "{t}");
@@ -779,6 +818,7 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
     )
     .unwrap();
     assert_eq!(js["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(js["rows"][1]["label"], format!("figures on ({better})"));
     assert_eq!(
         js["columns"][0],
         json!({"scope": "overall", "metric": "page_hit_at_3"})
@@ -807,8 +847,8 @@ fn compare_of_several_runs_shows_a_matrix_against_the_base_and_gates_each_run() 
         "prose",
     ])
     .exit(1)
-    .stderr_has(&format!("{worse}: prose (page_hit_at_3"))
-    .stderr_lacks(&format!("{better}: prose"));
+    .stderr_has(&format!("figures on ({worse}): prose (page_hit_at_3"))
+    .stderr_lacks(&format!("({better}): prose"));
 }
 
 /// Before and after reports of one locate item per entry: `before_hits[i]` and `after_hits[i]`
@@ -999,6 +1039,8 @@ fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run
     let broken_dir = dir.path().join("b");
     std::fs::create_dir(&broken_dir).unwrap();
     let (_, broken) = hit_reports(&broken_dir, &hits_but(33, 0), &hits_but(33, 12));
+    rename(&noisy, Some("noisy"));
+    rename(&broken, Some("broken"));
     let o = expect(&[
         "compare",
         &base,
@@ -1008,14 +1050,70 @@ fn the_significance_gate_over_several_runs_adjusts_across_them_and_names_the_run
         "overall:page_hit_at_3",
     ]);
     o.exit(1)
-        .stderr_has(&format!(
-            "significant regression gate tripped: {broken}: overall · page_hit_at_3"
-        ))
-        .stderr_lacks(&format!("{noisy}: overall"));
+        .stderr_has("significant regression gate tripped: broken: overall · page_hit_at_3")
+        .stderr_lacks("noisy: overall");
     let t = o.stdout();
     assert!(t.contains("across the 2 gated tests"), "{t}");
+    assert!(t.contains("noisy: overall · page_hit_at_3: -0.0303"), "{t}");
+}
+
+#[test]
+fn pasted_answers_keep_their_ranking_metrics_as_deep_as_every_answer_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = write(dir.path(), "d.json", DATASET);
+    let qs = [
+        "Which figure shows the pitch attitude?",
+        "How many seconds of data are missing?",
+        "Who were the three crewmen of the flight?",
+    ];
+    // Bare bodies, as a deployment logs them: no request, so no top_k.
+    let bodies = |matches: [usize; 3]| -> String {
+        qs.iter()
+            .zip(matches)
+            .map(|(q, k)| {
+                let hits: Vec<Value> = (0..k)
+                    .map(|r| json!({"chunk_id": r, "provenance": {"page_start": 72 + r, "page_end": 72 + r}}))
+                    .collect();
+                json!({"query": q, "matches": hits}).to_string() + "\n"
+            })
+            .collect()
+    };
+    let score = |text: &str, extra: &[&str]| {
+        let cap = write(dir.path(), "bare.jsonl", text);
+        let mut args = vec!["score", "--responses", &cap, "--dataset", &ds];
+        args.extend(extra);
+        expect(&args)
+    };
+    let o = score(&bodies([10, 10, 10]), &[]);
+    let r: Value = serde_json::from_str(&o.exit(0).stdout()).unwrap();
+    assert!(r["top_k"].is_null());
     assert!(
-        t.contains(&format!("{noisy}: overall · page_hit_at_3: -0.0303")),
-        "{t}"
+        r["ndcg_at_10"].is_number() && r["recall_at_5"].is_number(),
+        "{r}"
     );
+    assert!(r["ranking_note"].is_null());
+    let o = score(&bodies([10, 7, 10]), &[]);
+    let r: Value = serde_json::from_str(&o.exit(0).stdout()).unwrap();
+    assert!(
+        r["ndcg_at_5"].is_number() && r["ndcg_at_10"].is_null(),
+        "{r}"
+    );
+    assert_eq!(
+        r["ranking_note"],
+        "ndcg_at_10 and recall_at_10 are null: top_k is unknown, and the answer to \"How many \
+         seconds of data are missing?\" holds 7 matches; a metric at k is never computed on \
+         fewer than k matches"
+    );
+    // Stated: the deployment was asked for 10 and had 7 for that question.
+    let o = score(&bodies([10, 7, 10]), &["--top-k", "10"]);
+    let r: Value = serde_json::from_str(&o.exit(0).stdout()).unwrap();
+    assert_eq!(r["top_k"], 10);
+    assert!(r["ndcg_at_10"].is_number(), "{r}");
+    score(&bodies([10, 7, 10]), &["--top-k", "5"])
+        .exit(2)
+        .stdout_is_empty()
+        .stderr_has(
+            "--top-k: top_k 5 is too few: the answer to \"Which figure shows the pitch \
+             attitude?\" holds 10 matches",
+        );
 }
