@@ -14,6 +14,7 @@
 //! `target/scanned/`), read through OCR, with the dataset's and the notes' items on those pages
 //! renumbered into `out/demo/scanned-excerpt-*.json`: figure chunks on a scanned report.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -156,7 +157,7 @@ fn excerpt_slices(
 }
 
 impl Options {
-    fn parse(args: &[String]) -> Result<Options, String> {
+    fn parse(args: &[OsString]) -> Result<Options, String> {
         let mut o = Options {
             serve: true,
             listen: "127.0.0.1:58012".into(),
@@ -167,23 +168,30 @@ impl Options {
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
-            let mut value = || {
+            let flag = flag.to_string_lossy();
+            let mut path = || {
                 args.next()
-                    .cloned()
+                    .map(PathBuf::from)
                     .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
             };
-            match flag.as_str() {
+            // A path is taken as the OS gave it; an address or a port must be text.
+            let text = |p: PathBuf| {
+                p.into_os_string()
+                    .into_string()
+                    .map_err(|v| format!("{flag} {v:?}: not UTF-8 text\n{USAGE}"))
+            };
+            match &*flag {
                 "--no-serve" => o.serve = false,
                 "--scanned" => o.scanned = true,
-                "--listen" => o.listen = value()?,
+                "--listen" => o.listen = text(path()?)?,
                 "--web-port" => {
-                    let v = value()?;
+                    let v = text(path()?)?;
                     o.web_port = v
                         .parse()
                         .map_err(|_| format!("--web-port {v}: not a port number\n{USAGE}"))?;
                 }
-                "--out" => o.out = sh::root().join(value()?),
-                "--bins" => o.bins = Some(sh::root().join(value()?)),
+                "--out" => o.out = sh::root().join(path()?),
+                "--bins" => o.bins = Some(sh::root().join(path()?)),
                 _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
             }
         }
@@ -211,19 +219,11 @@ fn start_refsearch(
     // The same command both times but for `--figures`: with figures off refsearch checks the
     // notes and builds no figure chunk. A scanned PDF is read through OCR (`--ocr auto`, the
     // default), the second time from the OCR cache.
-    let args = [
-        "--pdf",
-        corpus.pdf.to_str().expect("a UTF-8 path"),
-        "--corpus-id",
-        &corpus.corpus_id,
-        "--figure-notes",
-        corpus.notes.to_str().expect("a UTF-8 path"),
-        "--figures",
-        figures,
-        "--listen",
-        listen,
-    ];
-    let mut c = cmd(bin.to_str().expect("a UTF-8 path"), &args);
+    let mut c = cmd(&bin, &["--pdf"]);
+    c.arg(&corpus.pdf)
+        .args(["--corpus-id", &corpus.corpus_id, "--figure-notes"])
+        .arg(&corpus.notes)
+        .args(["--figures", figures, "--listen", listen]);
     let mut child = sh::spawn(c.stderr(Stdio::piped()))?;
     let started = testkit::refsearch::wait_until_listening(
         &mut child,
@@ -235,30 +235,24 @@ fn start_refsearch(
     Ok((guard, started?.base_url))
 }
 
+/// `figeval run` of the corpus's dataset against `base_url`, named `name` (`figures off`),
+/// into `<file>.json` and `<file>.capture.jsonl` under `--out`.
 fn figeval_run(
     o: &Options,
     corpus: &Corpus,
     base_url: &str,
+    file: &str,
     name: &str,
 ) -> Result<PathBuf, String> {
-    let report = o.out.join(format!("{name}.json"));
-    let capture = o.out.join(format!("{name}.capture.jsonl"));
-    let bin = o.bin("figeval");
-    let mut c = cmd(
-        bin.to_str().expect("a UTF-8 path"),
-        &[
-            "run",
-            "--dataset",
-            corpus.dataset.to_str().expect("a UTF-8 path"),
-            "--base-url",
-            base_url,
-            "--capture",
-            capture.to_str().expect("a UTF-8 path"),
-            "--out",
-            report.to_str().expect("a UTF-8 path"),
-        ],
-    );
-    c.stdout(Stdio::null());
+    let report = o.out.join(format!("{file}.json"));
+    let capture = o.out.join(format!("{file}.capture.jsonl"));
+    let mut c = cmd(o.bin("figeval"), &["run", "--dataset"]);
+    c.arg(&corpus.dataset)
+        .args(["--base-url", base_url, "--name", name, "--capture"])
+        .arg(&capture)
+        .arg("--out")
+        .arg(&report)
+        .stdout(Stdio::null());
     exec(c)?;
     Ok(report)
 }
@@ -266,17 +260,8 @@ fn figeval_run(
 /// `figeval ground` on the dataset and the manual: the pages are checked before any run, and a
 /// finding stops the demo (a run on wrong pages would measure the dataset, not the search).
 fn figeval_ground(o: &Options, corpus: &Corpus) -> Result<(), String> {
-    let bin = o.bin("figeval");
-    let c = cmd(
-        bin.to_str().expect("a UTF-8 path"),
-        &[
-            "ground",
-            "--dataset",
-            corpus.dataset.to_str().expect("a UTF-8 path"),
-            "--pdf",
-            corpus.pdf.to_str().expect("a UTF-8 path"),
-        ],
-    );
+    let mut c = cmd(o.bin("figeval"), &["ground", "--dataset"]);
+    c.arg(&corpus.dataset).arg("--pdf").arg(&corpus.pdf);
     exec(c).map_err(|e| format!("{e}: the dataset's pages do not match the PDF (findings above)"))
 }
 
@@ -298,7 +283,7 @@ fn app_link(port: u16, fragment: &str) -> String {
 }
 
 /// Runs the demo (flags: see the module's documentation).
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[OsString]) -> Result<(), String> {
     let o = Options::parse(args)?;
     setup::for_search()?;
     if o.bins.is_none() {
@@ -314,26 +299,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
     } else {
         "octave"
     };
+    let (off_name, on_name) = if o.scanned {
+        ("scanned, figures off", "scanned, figures on")
+    } else {
+        ("figures off", "figures on")
+    };
     let off = {
         let (_server, url) = start_refsearch(&o, &corpus, "off", "127.0.0.1:0")?;
-        figeval_run(&o, &corpus, &url, &format!("{name}-figures-off"))?
+        figeval_run(&o, &corpus, &url, &format!("{name}-figures-off"), off_name)?
     };
     let (server, on_url) = start_refsearch(&o, &corpus, "on", &o.listen)?;
-    let on = figeval_run(&o, &corpus, &on_url, &format!("{name}-figures-on"))?;
+    let on = figeval_run(&o, &corpus, &on_url, &format!("{name}-figures-on"), on_name)?;
     let (before, after) = (read_report(&off)?, read_report(&on)?);
     println!();
-    print!("{}", render::report_text(&before, "figures off"));
+    print!("{}", render::report_text(&before, off_name));
     println!();
-    print!("{}", render::report_text(&after, "figures on"));
+    print!("{}", render::report_text(&after, on_name));
     println!();
     let comparison = figeval::compare::compare_ranked(&before, &after);
     print!(
         "{}",
-        render::comparison_text(
-            &comparison,
-            &off.display().to_string(),
-            &on.display().to_string()
-        )
+        render::comparison_text(&comparison, off_name, on_name)
     );
     println!("\nreports: {} and {}", off.display(), on.display());
     if !o.serve {
@@ -366,7 +352,22 @@ mod tests {
     use super::*;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
-        Options::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+        Options::parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn paths_that_are_not_utf8_are_taken_as_given_and_an_address_must_be_text() {
+        use std::os::unix::ffi::OsStringExt;
+        let odd = OsString::from_vec(b"out/d\xffmo".to_vec());
+        let o = Options::parse(&[OsString::from("--out"), odd.clone()]).unwrap();
+        assert_eq!(o.out, sh::root().join(&odd));
+        let o = Options::parse(&[OsString::from("--bins"), odd.clone()]).unwrap();
+        assert_eq!(o.bins, Some(sh::root().join(&odd)));
+        let e = Options::parse(&[OsString::from("--listen"), odd]).unwrap_err();
+        assert!(
+            e.starts_with("--listen \"out/d\\xFFmo\": not UTF-8 text"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -54,7 +54,13 @@ fn main() -> ExitCode {
         eprintln!("xtask: {e}");
         return ExitCode::FAILURE;
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Read as OS strings: a path given to the demo (`--out`, `--bins`) need not be UTF-8, and
+    // `std::env::args` would panic on one that is not.
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let args: Vec<String> = raw
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::all(),
         Some("test") => test::run(&args[1..]),
@@ -65,7 +71,7 @@ fn main() -> ExitCode {
         Some("servers") => servers::print_env(),
         Some("bundle") => bundle::main_module_without_document()
             .and_then(|()| bundle::within_budgets(&sh::root().join("dist"))),
-        Some("demo") => demo::run(&args[1..]),
+        Some("demo") => demo::run(&raw[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup|test [--quick]|paths|circles|api [--write]|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"

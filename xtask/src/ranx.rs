@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::sh::{self, cmd, exec};
-use crate::venv::{self, path};
+use crate::venv;
 
 /// The ranx release the check installs.
 pub const RANX: &str = "ranx==0.3.21";
@@ -42,31 +42,26 @@ pub fn check() -> Result<(), String> {
     let figeval = sh::target_dir().join("debug").join("figeval");
     let report = dir.join("report.json");
     let (qrels, run, beir) = (dir.join("qrels.txt"), dir.join("run.txt"), dir.join("beir"));
-    let mut score = cmd(path(&figeval), &["score"]);
-    score
-        .args(["--dataset", path(&dataset), "--responses", path(&capture)])
-        .args(["--out", path(&report)])
-        .stdout(std::process::Stdio::null());
+    let read = |c: &str| {
+        let mut c = cmd(&figeval, &[c]);
+        c.arg("--dataset").arg(&dataset);
+        c.arg("--responses").arg(&capture);
+        c
+    };
+    let mut score = read("score");
+    score.arg("--out").arg(&report);
+    score.stdout(std::process::Stdio::null());
     exec(score)?;
-    let mut export = cmd(path(&figeval), &["export"]);
-    export
-        .args(["--dataset", path(&dataset), "--responses", path(&capture)])
-        .args(["--qrels", path(&qrels), "--run", path(&run)])
-        .args(["--beir", path(&beir)]);
+    let mut export = read("export");
+    export.arg("--qrels").arg(&qrels).arg("--run").arg(&run);
+    export.arg("--beir").arg(&beir);
     exec(export)?;
-    exec(cmd(
-        path(&python),
-        &[
-            "tests/ranx/check_ranx.py",
-            path(&qrels),
-            path(&run),
-            path(&report),
-        ],
-    ))?;
-    exec(cmd(
-        path(&python),
-        &["tests/ranx/check_beir.py", path(&beir), path(&report)],
-    ))
+    let mut ranx = cmd(&python, &["tests/ranx/check_ranx.py"]);
+    ranx.arg(&qrels).arg(&run).arg(&report);
+    exec(ranx)?;
+    let mut beir_check = cmd(&python, &["tests/ranx/check_beir.py"]);
+    beir_check.arg(&beir).arg(&report);
+    exec(beir_check)
 }
 
 /// The venv's python, with ranx and ir_measures importable.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::sh::{self, cmd, exec};
-use crate::venv::{self, path};
+use crate::venv;
 
 /// The environment variable naming the venv's python.
 pub const PYTHON_VAR: &str = "FIGEVAL_SERVERS_PYTHON";
@@ -37,10 +37,8 @@ impl Servers {
         let pages = sh::target_dir().join("servers").join("octave-pages.json");
         // Quick when the cache is current; otherwise PyPDFLoader reads the whole manual.
         let manual = testkit::manual::path();
-        let mut load = cmd(
-            path(&python),
-            &["tests/servers/manual.py", path(&manual), path(&pages)],
-        );
+        let mut load = cmd(&python, &["tests/servers/manual.py"]);
+        load.arg(&manual).arg(&pages);
         // No __pycache__ folder in the repository.
         load.env("PYTHONDONTWRITEBYTECODE", "1");
         exec(load)?;

@@ -71,10 +71,7 @@ pub fn scanned_excerpt() -> Result<(), String> {
     let root = sh::root();
     let out = root.join("target").join("scanned");
     let script = root.join("xtask").join("scanned_excerpt.py");
-    let mut c = cmd(
-        "/usr/bin/python3",
-        &[&script.to_string_lossy(), &out.to_string_lossy()],
-    );
+    let mut c = cmd("/usr/bin/python3", &[script.as_os_str(), out.as_os_str()]);
     c.env("FIGEVAL_OCTAVE_PDF", testkit::manual::path());
     exec(c)
 }

@@ -1,6 +1,7 @@
 //! Running commands, children that are stopped when dropped, and every child stopped when the
 //! task is stopped by SIGINT or SIGTERM.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
@@ -138,14 +139,17 @@ pub fn tool_path() -> String {
     if let Some(p) = std::env::var_os("PATH") {
         parts.extend(std::env::split_paths(&p));
     }
+    // A part holding the separator cannot be joined; PATH is then left as it was.
     std::env::join_paths(parts)
-        .expect("PATH parts are valid")
+        .unwrap_or_else(|_| std::env::var_os("PATH").unwrap_or_default())
         .to_string_lossy()
         .into_owned()
 }
 
-/// A command run from the repository root with the tool PATH.
-pub fn cmd(program: &str, args: &[&str]) -> Command {
+/// A command run from the repository root with the tool PATH. The program and the arguments
+/// are OS strings, so a path that is not UTF-8 (a `--out` or `CARGO_TARGET_DIR` a user gave)
+/// is passed as it is.
+pub fn cmd<S: AsRef<OsStr>>(program: impl AsRef<OsStr>, args: &[S]) -> Command {
     let mut c = Command::new(program);
     c.args(args).current_dir(root()).env("PATH", tool_path());
     c

@@ -317,24 +317,19 @@ fn fuzz_briefly() -> Result<(), String> {
         std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
         let seeds = format!("fuzz/corpus/{target}");
         let time = format!("-max_total_time={FUZZ_SECONDS}");
-        exec(cmd(
+        let mut fuzz = cmd(
             "cargo",
-            &[
-                "+nightly",
-                "fuzz",
-                "run",
-                "--fuzz-dir",
-                "fuzz",
-                target,
-                scratch.to_str().expect("a UTF-8 path"),
-                &seeds,
-                "--",
-                &time,
-                "-timeout=10",
-                "-dict=fuzz/dicts/figeval.dict",
-                "-print_final_stats=1",
-            ],
-        ))?;
+            &["+nightly", "fuzz", "run", "--fuzz-dir", "fuzz", target],
+        );
+        fuzz.arg(&scratch).args([
+            &seeds,
+            "--",
+            &time,
+            "-timeout=10",
+            "-dict=fuzz/dicts/figeval.dict",
+            "-print_final_stats=1",
+        ]);
+        exec(fuzz)?;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! what they must hold changes.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::sh::{self, cmd, exec};
 
@@ -61,9 +61,11 @@ pub fn python(name: &str, packages: &Packages) -> Result<PathBuf, String> {
             .map_err(|e| format!("cannot remove the old venv {}: {e}", venv.display()))?;
     }
     let started = std::time::Instant::now();
-    exec(cmd("python3", &["-m", "venv", path(&venv)]))?;
+    let mut make = cmd("python3", &["-m", "venv"]);
+    make.arg(&venv);
+    exec(make)?;
     let mut install = cmd(
-        path(&python),
+        &python,
         &[
             "-m",
             "pip",
@@ -83,9 +85,4 @@ pub fn python(name: &str, packages: &Packages) -> Result<PathBuf, String> {
         started.elapsed().as_secs_f64()
     );
     Ok(python)
-}
-
-/// A path as the `&str` a command argument takes.
-pub fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
 }
