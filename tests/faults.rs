@@ -401,7 +401,8 @@ fn a_resume_refuses_a_broken_line_that_is_not_the_last() {
     let o = run(&server, dir.path(), &["--capture", &cap, "--resume"]);
     o.exit(2)
         .stderr_has("cannot resume from")
-        .stderr_has("line 2, column");
+        .stderr_has("line 2 (question \"Which figure shows the second thing?\"), column")
+        .stderr_has("; mend the line or delete it");
     assert_eq!(server.asked().len(), asked_before, "nothing was asked");
 }
 

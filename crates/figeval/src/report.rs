@@ -440,22 +440,26 @@ impl Report {
                 crate::describe::json_problem(&e)
             ))
         })?;
+        report.check_and_restate().map_err(ReportError::Disagrees)?;
+        Ok(report)
+    }
+
+    /// [`Report::check`], then states the `ranking_note`s its own records give: one that names
+    /// an answer is not a fixed text, so it is not read from a file. How every report read
+    /// back is opened (a file, a share link of one report or of a comparison).
+    pub(crate) fn check_and_restate(&mut self) -> Result<(), Disagreement> {
         let mut notes = Vec::new();
-        report
-            .check_with(|group, computed| notes.push((group, computed.ranking_note)))
-            .map_err(ReportError::Disagrees)?;
-        // The notes its own records give: one that names an answer is not a fixed text, so
-        // it is not read from the file.
+        self.check_with(|group, computed| notes.push((group, computed.ranking_note)))?;
         for (group, note) in notes {
             let summary = match group {
-                None => Some(&mut report.summary),
-                Some(g) => report.by_group.get_mut(&g),
+                None => Some(&mut self.summary),
+                Some(g) => self.by_group.get_mut(&g),
             };
             if let Some(s) = summary {
                 s.ranking_note = note;
             }
         }
-        Ok(report)
+        Ok(())
     }
 
     /// How deep every answer of the report can be read (contract §4.1): its `top_k`, else

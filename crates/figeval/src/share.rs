@@ -302,15 +302,15 @@ pub fn decode_compare(encoded: &str) -> Result<Vec<NamedReport>, ShareError> {
 }
 
 fn compare_of(text: String) -> Result<Vec<NamedReport>, ShareError> {
-    let parsed: ComparisonIn = serde_json::from_str(&text)
+    let mut parsed: ComparisonIn = serde_json::from_str(&text)
         .map_err(|e| ShareError::NotAComparison(crate::describe::json_error(&e)))?;
     if parsed.reports.len() < MIN_COMPARED {
         return Err(ShareError::TooFewReports {
             count: parsed.reports.len(),
         });
     }
-    for r in &parsed.reports {
-        r.report.check().map_err(|d| {
+    for r in &mut parsed.reports {
+        r.report.check_and_restate().map_err(|d| {
             ShareError::Refused(format!(
                 "{:?}: the report disagrees with itself: {d}",
                 r.name
