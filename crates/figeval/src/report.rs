@@ -261,8 +261,12 @@ impl std::error::Error for StatedTopKError {}
 pub struct RunInfo {
     /// The run's name, as compare, the matrix and the page call it: `figeval run|score
     /// --name`, else [`Report::build`] gives [`RunInfo::default_name`]. `None` only in a report
-    /// written before names (it reads as it is).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// written before names (it reads as it is). Read leniently: a name that is not a string
+    /// is none, as `figeval serve` reads a pushed report's (contract §15.2).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_name"
+    )]
     pub name: Option<String>,
     /// The figeval version that produced the report.
     pub tool_version: String,
@@ -293,6 +297,11 @@ impl Default for RunInfo {
             connector: None,
         }
     }
+}
+
+/// `run.name` when it is a string, else none.
+fn lenient_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(crate::response::LenientString::deserialize(d)?.0)
 }
 
 impl RunInfo {
@@ -1159,6 +1168,9 @@ mod tests {
         );
         assert_eq!(old.shown_name(Some("before.json")), "before.json");
         assert_eq!(old.shown_name(None), "10.0.0.2:8000 2026-03-01 10:00 UTC");
+        v["run"]["name"] = 3.into();
+        let odd = Report::parse(&v.to_string()).unwrap();
+        assert_eq!(odd.run.name, None, "a name that is not a string is none");
     }
 
     #[test]
