@@ -39,7 +39,7 @@ fn check(c: &Connector) {
         }
         Err(why) => {
             assert_eq!(c.response.numbering, Numbering::Label, "refused: {why}");
-            assert!(why.contains("label"), "{why}");
+            assert!(why.to_string().contains("label"), "{why}");
         }
     }
     for question in ["Where is Figure 15.1?", "", "\"}{\\u0000 ~ {{question}}"] {
