@@ -7,7 +7,7 @@
 //!    inflater);
 //! 3. the raw bytes deflated, then base64url-encoded → `decode_compare` (arbitrary text reaches
 //!    the UTF-8, comparison JSON and report stages), which must agree with reading the same
-//!    text as a comparison's JSON here.
+//!    text as a comparison's JSON here, each report opened as `Report::parse` opens a file.
 //!
 //! Never panics; every error renders. An `Ok` holds at least two reports, each passing the
 //! report checks; its own link (`compare_fragment`) decodes back to the same named reports,
@@ -20,6 +20,7 @@ mod common;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use figeval::share::{self, Link, NamedReport, ShareError};
+use figeval::Report;
 use libfuzzer_sys::fuzz_target;
 
 fn check(what: &str, out: Result<Vec<NamedReport>, ShareError>) {
@@ -87,13 +88,27 @@ fuzz_target!(|data: &[u8]| {
         struct Comparison {
             reports: Vec<NamedReport>,
         }
-        let direct = serde_json::from_str::<Comparison>(text).ok().filter(|c| {
-            c.reports.len() >= share::MIN_COMPARED
-                && c.reports.iter().all(|n| n.report.check().is_ok())
-        });
+        // Each report opened as a file is (`Report::parse`: checked, then given the ranking
+        // notes its own records state), which is how a link opens its reports.
+        let direct = serde_json::from_str::<Comparison>(text)
+            .ok()
+            .filter(|c| c.reports.len() >= share::MIN_COMPARED)
+            .and_then(|c| {
+                c.reports
+                    .into_iter()
+                    .map(|n| {
+                        let json = serde_json::to_string(&n.report).ok()?;
+                        let report = Report::parse(&json).ok()?;
+                        Some(NamedReport {
+                            name: n.name,
+                            report,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()
+            });
         assert_eq!(
             out.as_ref().ok(),
-            direct.as_ref().map(|c| &c.reports),
+            direct.as_ref(),
             "a link and its JSON read differently"
         );
     }
