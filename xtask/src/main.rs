@@ -23,6 +23,9 @@
 //! - `cargo xtask servers`: only the making of the LangServe and Hayhooks test servers' venv
 //!   and of the Octave manual's page cache (both under the target folder), which `test` does
 //!   before the cargo tests; prints the two variables that `tests/connectors.rs` reads.
+//! - `cargo xtask fuzz`: only the fuzz targets, each for 30 s from its seed corpus, as many at a
+//!   time as the machine has cores (up to 4), which `test` runs last; needs nightly and
+//!   cargo-fuzz (`cargo xtask setup`).
 //! - `cargo xtask bundle`: only the browser app's budgets (`bundle.rs`): the main module
 //!   (`figeval-web`) does not depend on the document crate (`cargo tree`, which `test` checks
 //!   right after `circles`); what a `#report=` link fetches (the `.wasm` and `.js` at the top of
@@ -69,12 +72,13 @@ fn main() -> ExitCode {
         Some("api") => api::run(&args[1..]),
         Some("ranx") => ranx::check(),
         Some("servers") => servers::print_env(),
+        Some("fuzz") => test::fuzz_briefly(),
         Some("bundle") => bundle::main_module_without_document()
             .and_then(|()| bundle::within_budgets(&sh::root().join("dist"))),
         Some("demo") => demo::run(&raw[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|test [--quick]|paths|circles|api [--write]|ranx|servers|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
+                "usage: cargo xtask <setup|test [--quick]|paths|circles|api [--write]|ranx|servers|fuzz|bundle|demo [--no-serve] [--listen ADDR] [--web-port PORT] [--out DIR] [--bins DIR]>"
             );
             return ExitCode::from(2);
         }

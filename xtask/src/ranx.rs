@@ -64,6 +64,12 @@ pub fn check() -> Result<(), String> {
     exec(beir_check)
 }
 
+/// Makes the venv (and installs ranx) where it is missing, without running the check: `cargo
+/// xtask test` does it beside the builds.
+pub fn prepare() -> Result<(), String> {
+    venv().map(|_| ())
+}
+
 /// The venv's python, with ranx and ir_measures importable.
 fn venv() -> Result<PathBuf, String> {
     venv::python("ranx-venv", &venv::Packages::Pinned(&[RANX, IR_MEASURES]))

@@ -10,15 +10,22 @@ const TRUNK: &str = "0.21.14";
 /// Must equal the `wasm-bindgen` crate version in Cargo.lock exactly.
 const WASM_BINDGEN: &str = "0.2.130";
 
-/// Everything: system packages (PostgreSQL 15 for `tests/serve.rs`, which makes a cluster of its
-/// own), the Octave manual's check, the wasm target, Trunk, wasm-bindgen and the npm tools.
+/// Everything: what the machine needs ([`machine`]) and the web and Rust tools ([`web_tools`]).
 pub fn all() -> Result<(), String> {
+    machine()?;
+    web_tools()
+}
+
+/// The machine's part: system packages (PostgreSQL 15 for `tests/serve.rs`, which makes a
+/// cluster of its own), the Octave manual's check, the commit hook and the scanned corpus. It
+/// waits on the network and on one core at a time, so `cargo xtask test` runs it beside the
+/// Rust builds.
+pub fn machine() -> Result<(), String> {
     system_packages(&["poppler-utils", "octave-doc", "chromium", "postgresql"])?;
     system_packages(OCR_PACKAGES)?;
     octave_manual()?;
     commit_hook()?;
-    scanned_excerpt()?;
-    web_tools()
+    scanned_excerpt()
 }
 
 /// Points git at the repository's hooks (`.githooks/commit-msg`: a subject of at most 72
@@ -135,6 +142,14 @@ pub fn system_packages(wanted: &[&str]) -> Result<(), String> {
 /// The wasm target, Trunk, wasm-bindgen-cli, cargo-fuzz, and `npm ci` of `web` (pdf.js and
 /// binaryen's wasm-opt) and of `tests/browser` (playwright-core and axe-core).
 pub fn web_tools() -> Result<(), String> {
+    toolchains()?;
+    cargo_tools()?;
+    npm_packages()
+}
+
+/// The wasm target and the nightly toolchain (the fuzz targets' sanitizer flags, the API
+/// listing's rustdoc JSON): rustup's part, done before anything runs beside it.
+pub fn toolchains() -> Result<(), String> {
     let installed = answers("rustup", &["target", "list", "--installed"]).unwrap_or_default();
     if !installed
         .lines()
@@ -142,6 +157,19 @@ pub fn web_tools() -> Result<(), String> {
     {
         exec(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))?;
     }
+    // Machines of this kind carry no nightly.
+    if answers("cargo", &["+nightly", "--version"]).is_none() {
+        exec(cmd(
+            "rustup",
+            &["toolchain", "install", "nightly", "--profile", "minimal"],
+        ))?;
+    }
+    Ok(())
+}
+
+/// Trunk, wasm-bindgen-cli and cargo-fuzz, built by `cargo install`: the longest part of a
+/// fresh machine's set-up, and all of it compiling.
+pub fn cargo_tools() -> Result<(), String> {
     if !answers("trunk", &["--version"]).is_some_and(|v| v.contains(TRUNK)) {
         exec(cmd(
             "cargo",
@@ -155,20 +183,17 @@ pub fn web_tools() -> Result<(), String> {
             &["install", &format!("wasm-bindgen-cli@{WASM_BINDGEN}")],
         ))?;
     }
-    // The fuzz targets build on nightly (sanitizer flags); machines of this kind carry it.
-    if answers("cargo", &["+nightly", "--version"]).is_none() {
-        exec(cmd(
-            "rustup",
-            &["toolchain", "install", "nightly", "--profile", "minimal"],
-        ))?;
-    }
     if answers("cargo", &["fuzz", "--version"]).is_none() {
         // The version known to work here; its lock file may name crates the registry lacks.
         exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2", "--locked"]))
             .or_else(|_| exec(cmd("cargo", &["install", "cargo-fuzz@0.13.2"])))?;
     }
-    // The app's packages (pdf.js, binaryen's wasm-opt), then the browser tests' (playwright-core,
-    // axe-core); each installed from its lock file when its first package is missing.
+    Ok(())
+}
+
+/// The app's packages (pdf.js, binaryen's wasm-opt), then the browser tests' (playwright-core,
+/// axe-core); each installed from its lock file when its first package is missing.
+pub fn npm_packages() -> Result<(), String> {
     for (folder, marker) in [
         ("web", "node_modules/pdfjs-dist/package.json"),
         ("tests/browser", "node_modules/playwright-core/package.json"),

@@ -231,6 +231,13 @@ fn describe(c: &Command) -> String {
 /// leaves one behind.
 pub struct Guard(pub Child);
 
+impl Guard {
+    /// Waits for the child to end on its own, and forgets it.
+    pub fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        wait(&mut self.0)
+    }
+}
+
 impl Drop for Guard {
     fn drop(&mut self) {
         let _ = self.0.kill();

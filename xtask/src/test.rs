@@ -2,6 +2,8 @@
 
 use crate::bundle::{self, main_module_without_document};
 use crate::servers::Servers;
+use std::time::{Duration, Instant};
+
 use crate::sh::{self, cmd, exec, run_lines};
 use crate::{api, layers, paths, ranx, setup};
 
@@ -183,19 +185,15 @@ fn e2e_targets() -> Result<Vec<String>, String> {
 }
 
 /// Checks that the repository stands alone, installs what is missing, then runs everything;
-/// the first failing step stops the run.
+/// the first failing step stops the run. What waits on the network or on one core (Debian's
+/// packages, npm, the Python venvs, the manual's page cache) goes on in a second thread beside
+/// the Rust builds, and is waited for before the first test that needs it.
 fn run_all() -> Result<(), String> {
-    // First and cheap: a reference outside the repository fails on a fresh clone anyway.
-    paths::check_repository()?;
-    // As cheap: an import circle between modules, or a module above its stated layer, fails
-    // before anything is built.
-    layers::check_repository()?;
-    // And the main browser module must not depend on the document crate.
-    main_module_without_document()?;
-    setup::all()?;
+    let mut phases = Phases::default();
     let mut tally = Tally::default();
-    let result = steps(&mut tally);
+    let result = everything(&mut phases, &mut tally);
     tally.print_failures();
+    phases.print();
     println!(
         "\nfigeval: {} passed, {} failed",
         tally.passed, tally.failed
@@ -207,53 +205,170 @@ fn run_all() -> Result<(), String> {
     Ok(())
 }
 
-fn steps(tally: &mut Tally) -> Result<(), String> {
-    exec(cmd("cargo", &["fmt", "--all", "--", "--check"]))?;
-    exec(cmd(
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ))?;
-    // A change to the core's public API must come with its listing (crates/figeval/public-api.txt).
-    api::check()?;
-    // The scoring core and the document crate must build for the browser as they build natively.
-    exec(cmd(
-        "cargo",
-        &[
-            "build",
-            "-p",
-            "figeval",
-            "-p",
-            "figeval-document",
-            "--target",
-            "wasm32-unknown-unknown",
-        ],
-    ))?;
-    // And with each feature combination a shipped artifact takes: what a feature leaves out
-    // must leave nothing unused or broken behind.
-    core_combinations()?;
-    // Builds every binary first: the end-to-end tests start figeval and refsearch.
-    exec(cmd("cargo", &["build", "--workspace", "--bins"]))?;
+fn everything(phases: &mut Phases, tally: &mut Tally) -> Result<(), String> {
+    phases.time("repository checks (paths, layers, main module)", || {
+        // First and cheap: a reference outside the repository fails on a fresh clone anyway.
+        paths::check_repository()?;
+        // As cheap: an import circle between modules, or a module above its stated layer,
+        // fails before anything is built.
+        layers::check_repository()?;
+        // And the main browser module must not depend on the document crate.
+        main_module_without_document()
+    })?;
+    // rustup's part first: nothing else may run rustup meanwhile.
+    phases.time("toolchains (wasm target, nightly)", setup::toolchains)?;
+    let beside = std::thread::spawn(|| {
+        let started = Instant::now();
+        let prepared = beside_the_builds();
+        (prepared, started.elapsed())
+    });
+    let built = builds(phases);
+    // Joined on every path, so that no install is left running when a build step failed.
+    let waited = Instant::now();
+    let (prepared, took) = beside
+        .join()
+        .map_err(|_| "the installs beside the builds panicked".to_string())?;
+    phases.beside = Some((took, waited.elapsed()));
+    built?;
+    let Prepared { servers } = prepared?;
+    tests(phases, tally, &servers)
+}
+
+/// What [`beside_the_builds`] makes ready for the tests.
+struct Prepared {
+    servers: Servers,
+}
+
+/// The machine's packages and checks, the npm packages, and the venvs of the connector tests'
+/// servers and of the ranx check: network and single-core work, run beside [`builds`].
+fn beside_the_builds() -> Result<Prepared, String> {
+    setup::machine()?;
+    setup::npm_packages()?;
     // The connector tests run the real LangServe and Hayhooks servers from this venv.
     let servers = Servers::prepare()?;
-    let mut test = cmd("cargo", &["test", "--workspace", "--no-fail-fast"]);
-    test.env("RUST_BACKTRACE", "1");
-    servers.apply(&mut test);
-    let cargo_result = run_lines(test, |l| tally.read(l));
+    ranx::prepare()?;
+    Ok(Prepared { servers })
+}
+
+/// The cargo-installed tools, then format, lints, the API listing and every build the tests
+/// start from.
+fn builds(phases: &mut Phases) -> Result<(), String> {
+    phases.time(
+        "cargo install (trunk, wasm-bindgen-cli, cargo-fuzz)",
+        setup::cargo_tools,
+    )?;
+    phases.time("cargo fmt --check", || {
+        exec(cmd("cargo", &["fmt", "--all", "--", "--check"]))
+    })?;
+    phases.time("cargo clippy, the workspace", || {
+        exec(cmd(
+            "cargo",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        ))
+    })?;
+    // A change to the core's public API must come with its listing
+    // (crates/figeval/public-api.txt).
+    phases.time("public API listing", api::check)?;
+    // The scoring core and the document crate must build for the browser as they build
+    // natively, and with each feature combination a shipped artifact takes: what a feature
+    // leaves out must leave nothing unused or broken behind.
+    phases.time("the core for wasm and per feature set", || {
+        exec(cmd(
+            "cargo",
+            &[
+                "build",
+                "-p",
+                "figeval",
+                "-p",
+                "figeval-document",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+        ))?;
+        core_combinations()
+    })?;
+    // Every binary first: the end-to-end tests start figeval and refsearch.
+    phases.time("cargo build, the binaries", || {
+        exec(cmd("cargo", &["build", "--workspace", "--bins"]))
+    })
+}
+
+/// The cargo tests, the ranx check, the browser tests and the fuzz targets; each runs even when
+/// an earlier one failed, so one run names every failure.
+fn tests(phases: &mut Phases, tally: &mut Tally, servers: &Servers) -> Result<(), String> {
+    let cargo_result = phases.time("cargo test, the workspace", || {
+        let mut test = cmd("cargo", &["test", "--workspace", "--no-fail-fast"]);
+        test.env("RUST_BACKTRACE", "1");
+        servers.apply(&mut test);
+        run_lines(test, |l| tally.read(l))
+    });
     // figeval export against an independent implementation (ranx, from PyPI).
-    let ranx_result = ranx::check();
-    let browser_result = browser_tests(tally, &servers);
-    let fuzz_result = fuzz_briefly();
+    let ranx_result = phases.time("ranx and ir_measures", ranx::check);
+    let browser_result = phases.time("trunk build and the browser tests", || {
+        browser_tests(tally, servers)
+    });
+    let fuzz_result = phases.time("fuzz targets", fuzz_briefly);
     cargo_result
         .and(ranx_result)
         .and(browser_result)
         .and(fuzz_result)
+}
+
+/// Where a run's time goes: each phase's wall-clock time, printed at the end, so that a slow
+/// step shows in the CI log (CONTRIBUTING.md records a fresh machine's).
+#[derive(Default)]
+struct Phases {
+    done: Vec<(&'static str, Duration)>,
+    /// How long the installs beside the builds took, and how long the builds then waited for
+    /// them.
+    beside: Option<(Duration, Duration)>,
+    started: Option<Instant>,
+}
+
+impl Phases {
+    /// Runs one phase and records its time, whatever it returns.
+    fn time<T>(&mut self, name: &'static str, phase: impl FnOnce() -> T) -> T {
+        let now = Instant::now();
+        self.started.get_or_insert(now);
+        eprintln!("xtask: phase: {name}");
+        let out = phase();
+        self.done.push((name, now.elapsed()));
+        out
+    }
+
+    /// The table of phases, in the order they ran, with the whole run's time.
+    fn print(&self) {
+        println!("\n{}", self.table());
+    }
+
+    fn table(&self) -> String {
+        let mut out = String::from("where the time went (wall clock):\n");
+        let line = |out: &mut String, d: Duration, what: &str| {
+            out.push_str(&format!("  {:>7.1} s  {what}\n", d.as_secs_f64()));
+        };
+        for (name, took) in &self.done {
+            line(&mut out, *took, name);
+        }
+        if let Some((took, waited)) = self.beside {
+            line(
+                &mut out,
+                took,
+                "beside the builds: Debian packages, npm, venvs, page cache",
+            );
+            line(&mut out, waited, "the builds waiting for them");
+        }
+        if let Some(started) = self.started {
+            line(&mut out, started.elapsed(), "in all");
+        }
+        out
+    }
 }
 
 /// The core's feature combinations that shipped artifacts build it with, as
@@ -300,7 +415,11 @@ const FUZZ_SECONDS: u32 = 30;
 
 /// Runs every cargo-fuzz target for [`FUZZ_SECONDS`] from its checked-in seed corpus; a crash
 /// fails the run (libFuzzer exits non-zero and leaves the input in `fuzz/artifacts/`).
-fn fuzz_briefly() -> Result<(), String> {
+///
+/// The targets are built once, then run as many at a time as the machine has cores (libFuzzer
+/// uses one each), each writing to its own log under the target folder; a target's closing
+/// statistics are printed when it ends, and its whole log when it fails.
+pub fn fuzz_briefly() -> Result<(), String> {
     let list = sh::answers("cargo", &["+nightly", "fuzz", "list", "--fuzz-dir", "fuzz"])
         .ok_or("`cargo +nightly fuzz list` failed: is the nightly toolchain installed?")?;
     let targets: Vec<&str> = list
@@ -311,27 +430,81 @@ fn fuzz_briefly() -> Result<(), String> {
     if targets.is_empty() {
         return Err("no fuzz target found in fuzz/".into());
     }
-    for target in targets {
-        // New inputs go to a scratch folder; the checked-in seeds stay small.
-        let scratch = sh::target_dir().join("fuzz-corpus").join(target);
-        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
-        let seeds = format!("fuzz/corpus/{target}");
-        let time = format!("-max_total_time={FUZZ_SECONDS}");
-        let mut fuzz = cmd(
-            "cargo",
-            &["+nightly", "fuzz", "run", "--fuzz-dir", "fuzz", target],
-        );
-        fuzz.arg(&scratch).args([
-            &seeds,
-            "--",
-            &time,
-            "-timeout=10",
-            "-dict=fuzz/dicts/figeval.dict",
-            "-print_final_stats=1",
-        ]);
-        exec(fuzz)?;
+    exec(cmd(
+        "cargo",
+        &["+nightly", "fuzz", "build", "--fuzz-dir", "fuzz"],
+    ))?;
+    let at_once = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let logs = sh::target_dir().join("fuzz-logs");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    let mut failures = Vec::new();
+    for batch in targets.chunks(at_once) {
+        let mut running = Vec::new();
+        for target in batch {
+            let log = logs.join(format!("{target}.log"));
+            running.push((*target, log.clone(), start_fuzzing(target, &log)?));
+        }
+        for (target, log, mut child) in running {
+            let status = child.wait();
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            match status {
+                Ok(s) if s.success() => {
+                    eprintln!("xtask: fuzz target {target} ran {FUZZ_SECONDS} s without a crash:");
+                    for l in closing_lines(&text) {
+                        eprintln!("  {l}");
+                    }
+                }
+                failed => {
+                    eprintln!("{text}");
+                    failures.push(format!(
+                        "fuzz target {target} failed ({failed:?}); its log: {}",
+                        log.display()
+                    ));
+                }
+            }
+        }
     }
-    Ok(())
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+/// Starts one fuzz target for [`FUZZ_SECONDS`], its output going to `log`.
+fn start_fuzzing(target: &str, log: &std::path::Path) -> Result<sh::Guard, String> {
+    // New inputs go to a scratch folder; the checked-in seeds stay small.
+    let scratch = sh::target_dir().join("fuzz-corpus").join(target);
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    let seeds = format!("fuzz/corpus/{target}");
+    let time = format!("-max_total_time={FUZZ_SECONDS}");
+    let mut fuzz = cmd(
+        "cargo",
+        &["+nightly", "fuzz", "run", "--fuzz-dir", "fuzz", target],
+    );
+    fuzz.arg(&scratch).args([
+        &seeds,
+        "--",
+        &time,
+        "-timeout=10",
+        "-dict=fuzz/dicts/figeval.dict",
+        "-print_final_stats=1",
+    ]);
+    let out =
+        std::fs::File::create(log).map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    fuzz.stdout(out).stderr(err);
+    eprintln!(
+        "$ cargo +nightly fuzz run --fuzz-dir fuzz {target} … > {}",
+        log.display()
+    );
+    sh::spawn(&mut fuzz).map(sh::Guard)
+}
+
+/// libFuzzer's closing lines: `Done N runs in S second(s)` and the `stat::` lines.
+fn closing_lines(log: &str) -> impl Iterator<Item = &str> {
+    log.lines()
+        .filter(|l| l.starts_with("Done ") || l.starts_with("stat::"))
 }
 
 /// Builds the browser app with Trunk and runs the browser tests against it.
@@ -368,7 +541,45 @@ fn browser_tests(tally: &mut Tally, servers: &Servers) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::Tally;
+    use std::time::Duration;
+
+    use super::{closing_lines, Phases, Tally};
+
+    #[test]
+    fn the_phase_table_lists_each_phase_in_order_and_what_ran_beside_the_builds() {
+        let mut p = Phases::default();
+        let got: Result<u8, String> = p.time("first", || Ok(7));
+        assert_eq!(got, Ok(7));
+        let failed: Result<(), String> = p.time("second", || Err("broken".into()));
+        assert!(failed.is_err());
+        p.beside = Some((Duration::from_secs(90), Duration::from_millis(1500)));
+        let table = p.table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines[0], "where the time went (wall clock):");
+        assert!(lines[1].ends_with("s  first"), "{table}");
+        assert!(
+            lines[2].ends_with("s  second"),
+            "a failed phase is timed too: {table}"
+        );
+        assert!(lines[3].contains("90.0 s  beside the builds"), "{table}");
+        assert!(lines[4].contains("1.5 s  the builds waiting"), "{table}");
+        assert!(lines[5].ends_with("s  in all"), "{table}");
+        assert_eq!(lines.len(), 6, "{table}");
+    }
+
+    #[test]
+    fn a_fuzz_log_is_summed_up_by_libfuzzers_closing_lines() {
+        let log = "INFO: Seed: 1\n#2 INITED cov: 10\nDone 214130 runs in 31 second(s)\nstat::number_of_executed_units: 214130\nstat::peak_rss_mb: 80\n";
+        let lines: Vec<&str> = closing_lines(log).collect();
+        assert_eq!(
+            lines,
+            [
+                "Done 214130 runs in 31 second(s)",
+                "stat::number_of_executed_units: 214130",
+                "stat::peak_rss_mb: 80"
+            ]
+        );
+    }
 
     #[test]
     fn the_tally_reads_cargo_and_node_summaries() {
