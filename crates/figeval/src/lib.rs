@@ -58,9 +58,8 @@
 //! names below. What only the browser app uses is public so that the web crates can reach it
 //! by module path, but it is not advertised as core API: the modules `share` (the share-link
 //! codec, `#report=` and `#compare=`, contract §10.2) and `snippet` (the page's excerpt of a
-//! match) are hidden from these docs and not re-exported, and neither is the reason text the
-//! settings form shows beside `top_k` (`request::TOP_K_REASON`) or the one merge sort the page
-//! sorts its item list with (`stats::stable_order`). They may change with the page without
+//! match) are hidden from these docs and not re-exported, and neither is the one merge sort the
+//! page sorts its item list with (`stats::stable_order`). They may change with the page without
 //! notice to other users of the crate. What only this crate's own modules use is `pub(crate)`.
 //!
 //! # Features
