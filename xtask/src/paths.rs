@@ -10,7 +10,11 @@
 //! 4. no absolute path into a top-level folder that belongs to a machine ([`MACHINE_ROOTS`]);
 //!    system folders that packages install into (`usr`, `etc`, …) are allowed;
 //! 5. a relative Markdown link leads to a tracked file or folder, and its `#anchor` to a
-//!    heading of the Markdown file it names ([`markdown_links`]).
+//!    heading of the Markdown file it names ([`markdown_links`]);
+//! 6. in a document ([`is_doc`]: every README, ARCHITECTURE.md, CONTRIBUTING.md, SECURITY.md
+//!    and `docs/*.md`), a repository path written in a code span names a tracked file or
+//!    folder ([`doc_paths`] says what counts as one, [`Tree::names`] what it may name).
+//!    BENCHMARKS.md and CHANGELOG.md are records of the past and may name what is gone.
 //!
 //! Patterns that would themselves break a rule are built from pieces, so this file passes its
 //! own check without an exception.
@@ -32,6 +36,15 @@ const JSON_POINTERS: [&str; 1] = ["/root/children"];
 
 /// The folder beside the checkout that the brief came in.
 const SHARED_FOLDER: &str = "shared";
+
+/// The endings of a code span's word that make it a path into the repository wherever it
+/// starts: the project's source and configuration files.
+const SOURCE_EXTENSIONS: [&str; 12] = [
+    "rs", "toml", "md", "mjs", "js", "html", "css", "py", "sh", "yml", "yaml", "lock",
+];
+
+/// Top-level folders of files that are built, not tracked: a path into them names an output.
+const BUILT_FOLDERS: [&str; 3] = ["target", "dist", "node_modules"];
 
 /// The stems of that folder's files (each with `.md`): the brief, its style notes and the
 /// Apollo 11 page facts, by their original names.
@@ -64,6 +77,8 @@ impl fmt::Display for Finding {
 pub struct Tree {
     files: BTreeSet<String>,
     names: BTreeSet<String>,
+    /// The folders at the repository root that hold a tracked file.
+    tops: BTreeSet<String>,
     /// The heading anchors of each Markdown file whose text was given.
     anchors: BTreeMap<String, BTreeSet<String>>,
 }
@@ -76,11 +91,32 @@ impl Tree {
             .iter()
             .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
             .collect();
+        let tops = files
+            .iter()
+            .filter_map(|p| p.split_once('/').map(|(top, _)| top.to_string()))
+            .collect();
         Tree {
             files,
             names,
+            tops,
             anchors: BTreeMap::new(),
         }
+    }
+
+    /// Whether `path`, written in the document `doc`, names a tracked file or folder (rule 6):
+    /// from the repository root, from the document's folder, or as the last segments of a
+    /// tracked path (prose names a file from the crate or folder it is talking about, as
+    /// `src/state/compare.rs` in web/README.md).
+    pub fn names(&self, doc: &str, path: &str) -> bool {
+        let path = path.trim_start_matches("./").trim_end_matches('/');
+        let from_doc = normalise(parent(doc), path);
+        let (tail, inner) = (format!("/{path}"), format!("/{path}/"));
+        self.has(path)
+            || from_doc.is_some_and(|p| self.has(&p))
+            || self
+                .files
+                .iter()
+                .any(|f| f.ends_with(&tail) || f.contains(&inner))
     }
 
     /// Records the text of a tracked Markdown file, so links to its headings can be checked.
@@ -218,6 +254,13 @@ pub fn check_file(tree: &Tree, file: &str, text: &str) -> Vec<Finding> {
                     found(&target, rule);
                 }
             }
+            if is_doc(file) {
+                for path in doc_paths(&tree.tops, line) {
+                    if !tree.names(file, &path) {
+                        found(&path, "names a file or folder the repository does not have");
+                    }
+                }
+            }
         }
         if line.trim_start().starts_with("```") {
             in_fence = !in_fence;
@@ -237,6 +280,69 @@ fn without_code_spans(line: &str) -> String {
             out.push(' ');
         } else {
             out.push(if in_code { ' ' } else { c });
+        }
+    }
+    out
+}
+
+/// Whether rule 6 checks the paths of `file`: every README, the root's ARCHITECTURE.md,
+/// CONTRIBUTING.md and SECURITY.md, and the Markdown files of `docs/`.
+pub fn is_doc(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name.starts_with("README")
+        || matches!(file, "ARCHITECTURE.md" | "CONTRIBUTING.md" | "SECURITY.md")
+        || file
+            .strip_prefix("docs/")
+            .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".md"))
+}
+
+/// The repository paths written in the code spans of a Markdown line (rule 6). A word of a
+/// code span is one when it holds a `/`, no placeholder or pattern (`*`, `<`, `{`, `$`, `…`,
+/// `://`), does not start at the root or a home folder, and either ends in one of
+/// [`SOURCE_EXTENSIONS`] or starts with a top-level folder of the repository (`tops`). A
+/// trailing `:LINE` or `#anchor` and sentence punctuation are dropped; a path into a folder of
+/// built files ([`BUILT_FOLDERS`]) is an output, and one under an upper-case word (`DIR/`,
+/// `PATH/`) a placeholder, not a path into the repository. Fenced blocks are
+/// commands and examples, and the caller skips them.
+pub fn doc_paths(tops: &BTreeSet<String>, line: &str) -> Vec<String> {
+    let spans = line.split('`').skip(1).step_by(2);
+    let mut out = Vec::new();
+    for word in spans.flat_map(str::split_whitespace) {
+        let word = word
+            .trim_start_matches('(')
+            .trim_end_matches([')', '.', ',', ';', ':']);
+        let word = match word.rsplit_once(':') {
+            Some((path, at))
+                if !at.is_empty() && at.chars().all(|c| c.is_ascii_digit() || c == '-') =>
+            {
+                path
+            }
+            _ => word,
+        };
+        if !word.contains('/')
+            || word.starts_with(['/', '~', '-'])
+            || word.contains(['*', '?', '<', '>', '{', '}', '$', '…', '[', ']', '|', '='])
+            || word.contains("://")
+            || word.contains("...")
+        {
+            continue;
+        }
+        let word = word.split('#').next().unwrap_or(word);
+        let first = word
+            .trim_start_matches("./")
+            .split('/')
+            .next()
+            .unwrap_or("");
+        let placeholder = first.len() > 1 && first.chars().all(|c| c.is_ascii_uppercase());
+        if BUILT_FOLDERS.contains(&first) || placeholder {
+            continue;
+        }
+        let last = word.rsplit('/').next().unwrap_or("");
+        let source = last
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && SOURCE_EXTENSIONS.contains(&ext));
+        if source || tops.contains(first) {
+            out.push(word.to_string());
         }
     }
     out
@@ -419,7 +525,8 @@ pub fn check_repository() -> Result<(), String> {
     if findings.is_empty() {
         eprintln!(
             "paths: {checked} tracked text files refer only to the repository and the system, \
-             and their Markdown links lead somewhere (contract §11)"
+             their Markdown links lead somewhere (contract §11), and the documents name only \
+             files the repository has"
         );
         return Ok(());
     }
@@ -427,7 +534,8 @@ pub fn check_repository() -> Result<(), String> {
         eprintln!("paths: {f}");
     }
     Err(format!(
-        "{} reference(s) in {checked} tracked text files break contract §11 (the repository stands alone)",
+        "{} reference(s) in {checked} tracked text files break contract §11 (the repository \
+         stands alone) or name a file the repository does not have",
         findings.len()
     ))
 }
@@ -618,6 +726,80 @@ mod tests {
         // Inside a fenced block or a code span, `[a](b)` is code, not a link.
         assert!(check("README.md", "```\nx[0](1)\n```").is_empty());
         assert!(check("README.md", "write `[text](target)` for a link").is_empty());
+    }
+
+    #[test]
+    fn a_path_in_a_documents_code_span_must_name_a_tracked_file() {
+        let missing = "names a file or folder the repository does not have";
+        assert_eq!(
+            rules(
+                "README.md",
+                "the reader (`crates/figeval/src/capture.rs`) and `web/gone/`"
+            ),
+            [missing, missing]
+        );
+        // From the root, from the document's folder, or as the tail of a tracked path.
+        let named =
+            "`crates/figeval/tests/datasets.rs`, `web/src/`, `tests/browser/bench/lib.mjs:12`";
+        assert!(rules("README.md", named).is_empty());
+        assert!(rules("web/README.md", "`src/shared.rs` and `./src/shared.rs`").is_empty());
+        assert!(rules("docs/contract.md", "`figeval/tests/datasets.rs`").is_empty());
+        assert_eq!(
+            rules("web/README.md", "`components/table_scroll.rs`"),
+            [missing]
+        );
+        // Prose and fenced blocks are not checked, and neither are the records of the past.
+        assert!(rules(
+            "README.md",
+            "crates/gone.rs in prose\n```\n`web/gone.rs`\n```"
+        )
+        .is_empty());
+        assert!(rules("CHANGELOG.md", "`crates/figeval/src/capture.rs`").is_empty());
+    }
+
+    #[test]
+    fn a_code_span_word_is_a_path_when_it_has_a_slash_and_a_source_ending_or_a_top_folder() {
+        let tops: BTreeSet<String> = ["crates", "data", "web"].map(String::from).into();
+        let line = "`data/x.json:12`, `web/src/app.rs:3-9`. `components/table_scroll.rs` \
+                    `docs/contract.md#5-summary` `web/work` and `cargo run -p figeval` \
+                    `out/report.json` `target/release/figeval` `dist/work/figeval-work.js` \
+                    `crates/*/README.md` `PATH/x.rs` `$HOME/x.rs` `/usr/share/x.md` `a.rs` \
+                    `https://example.org/a.rs` `{base}/search.rs` outside/code.rs";
+        assert_eq!(
+            doc_paths(&tops, line),
+            [
+                "data/x.json",
+                "web/src/app.rs",
+                "components/table_scroll.rs",
+                "docs/contract.md",
+                "web/work",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_documents_are_the_readmes_the_root_guides_and_docs() {
+        for doc in [
+            "README.md",
+            "web/README.md",
+            "crates/refsearch/README.md",
+            "tests/browser/bench/README.md",
+            "ARCHITECTURE.md",
+            "CONTRIBUTING.md",
+            "SECURITY.md",
+            "docs/contract.md",
+        ] {
+            assert!(is_doc(doc), "{doc}");
+        }
+        for other in [
+            "BENCHMARKS.md",
+            "CHANGELOG.md",
+            "docs/old/notes.md",
+            "web/ARCHITECTURE.md",
+            "web/src/lib.rs",
+        ] {
+            assert!(!is_doc(other), "{other}");
+        }
     }
 
     #[test]
