@@ -1,6 +1,6 @@
 // Loads the app's WebAssembly. Kept as a file (not inline) so the page's
 // Content-Security-Policy can say script-src 'self'.
-import init, { work_report, work_banner } from './figeval-web.js';
+import init, { work_report, work_banner, runs_current, runs_compared, app_session, app_pushed } from './figeval-web.js';
 
 // Share links are raw DEFLATE (contract §10.2), made and opened by the browser's own
 // (De)CompressionStream so the app's WebAssembly carries no codec (src/browser.rs). Inflating
@@ -22,7 +22,84 @@ globalThis.figevalInflate = async (bytes, limit) => {
   return out;
 };
 
-init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
+const ready = init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
+
+// The team server's API (contract §15.5), relative to the page so a path prefix keeps working:
+// [status, text, content type]. A run's report is split off in JS, whose JSON is fast.
+globalThis.figevalApi = (method, path, body) => fetch(path, {
+  method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' },
+}).then(async (r) => [r.status, await r.text(), r.headers.get('content-type') ?? '']);
+// Whether figeval serve serves the page, and its session (`GET api/session`; '' for no server):
+// asked at start and after a sign-in or out, told to the app and to the runs module.
+globalThis.figevalServer = {
+  text: null,
+  // Where the proxy to its deployments answers (§15.7): `PROXY + NAME` is a base URL whose
+  // `/search` the live run asks, on this origin, with the session cookie.
+  proxy: new URL('api/deployments/', document.baseURI).href,
+  ask() {
+    this.asked = figevalApi('GET', 'api/session').then(([s, t, type]) => (s === 200 && type.includes('json') ? t : ''), () => '')
+      .then((t) => {
+        this.text = t;
+        ready.then(() => app_session(t));
+        if (runs) withRuns((m) => m.update());
+        dispatchEvent(new Event('figeval-session'));
+      });
+    return this.asked;
+  },
+  // The deployments it proxies, as `GET api/deployments` lists them (its JSON), or '' when the
+  // page is not served by figeval serve or may not list them.
+  deployments() {
+    return (this.asked ?? this.ask()).then(() => (this.text ? figevalApi('GET', 'api/deployments') : [0]))
+      .then(([s, t]) => (s === 200 ? t : ''), () => '');
+  },
+};
+globalThis.figevalRun = async (id) => {
+  const got = await figevalApi('GET', `api/runs/${encodeURIComponent(id)}`);
+  if (got[0] !== 200 || !got[2].includes('json')) return got;
+  const { report, ...run } = JSON.parse(got[1]);
+  return [200, JSON.stringify(run), got[2], JSON.stringify(report)];
+};
+// The last 50 reports made or opened here, kept in this browser only (IndexedDB `figeval-runs`:
+// `text` the report's JSON, `meta` its name, when it was kept and what the runs module read of
+// it), keyed by a hash of the text, so a report opened twice is kept once.
+const done = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+let keptDb;
+const kept = (mode, f) => (keptDb ??= done(Object.assign(indexedDB.open('figeval-runs', 1), {
+  onupgradeneeded: (e) => {
+    e.target.result.createObjectStore('text');
+    e.target.result.createObjectStore('meta', { keyPath: 'id' }).createIndex('at', 'at');
+  },
+}))).then((db) => {
+  const t = db.transaction(['text', 'meta'], mode);
+  const out = f(t.objectStore('text'), t.objectStore('meta'));
+  return new Promise((ok, no) => { t.oncomplete = () => ok(out?.result); t.onabort = () => no(t.error); });
+});
+const hash = (s) => { // cyrb53: enough to tell reports apart, not a secret
+  let a = 0xdeadbeef, b = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); a = Math.imul(a ^ c, 2654435761); b = Math.imul(b ^ c, 1597334677); }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  return (4294967296 * (2097151 & b) + (a >>> 0)).toString(36);
+};
+globalThis.figevalKept = {
+  keep: (name, text) => kept('readwrite', (texts, metas) => {
+    const id = hash(text);
+    texts.put(text, id);
+    metas.get(id).onsuccess = (e) => {
+      metas.put({ ...e.target.result, id, name, at: Date.now() });
+      metas.index('at').getAllKeys().onsuccess = (k) => k.target.result.slice(0, -50).forEach((old) => {
+        texts.delete(old);
+        metas.delete(old);
+      });
+    };
+  }).catch(() => {}), // a browser that refuses to store keeps nothing
+  list: () => kept('readonly', (_, metas) => metas.getAll()),
+  text: (id) => kept('readonly', (texts) => texts.get(id)),
+  facts: (id, facts) => kept('readwrite', (_, metas) => {
+    metas.get(id).onsuccess = (e) => e.target.result && metas.put({ ...e.target.result, facts });
+  }),
+  remove: (id) => kept('readwrite', (texts, metas) => { texts.delete(id); metas.delete(id); }),
+};
 
 // The PDF viewer (web/pdfview.mjs, on pdf.js and its worker) loads only when a PDF is opened
 // from the document strip (index.html): a file picked or dropped, or a URL. A link's
@@ -100,15 +177,29 @@ globalThis.figevalWork = {
   report: work_report,
   banner: work_banner,
 };
-// The runs module (web/runs): the comparison's tables, ranking metrics and items × runs, in the
-// Compare view, loaded once two reports are compared; the app announces their names and JSON
-// (none: fewer than two) after each change, and the module renders into the view's elements.
+// The runs module (web/runs): the Compare and Runs views, loaded while one is on show. The app
+// says which view is on show and whether a report is (`shown`), and puts its report in a slot
+// (`put`); the module asks for that report (`current`), says how many reports it compares (and
+// whether to show them), opens a kept report in the report view and shows its failures in the
+// app's banner (web/README.md, "The runs module").
 let runs;
+const withRuns = (f) => (runs ??= module('runs')).then(f, (e) => {
+  runs = null;
+  work_banner('The comparison could not be loaded', e.message, '', 0);
+});
+figevalServer.ask();
 globalThis.figevalRuns = {
-  announce(names, reports) {
-    Object.assign(this, { names, reports });
-    if (names.length || runs) (runs ??= module('runs')).then((m) => m.update());
+  shown(view, has) {
+    Object.assign(this, { view, has });
+    if (view === 'compare' || view === 'runs' || runs) withRuns((m) => m.update());
   },
+  put: (slot) => withRuns((m) => { m.update(); m.put(slot); }),
+  push: () => withRuns((m) => m.push()),
+  pushed: app_pushed,
+  current: runs_current,
+  compared: runs_compared,
+  report: work_report,
+  banner: work_banner,
 };
 const offer = () => {
   const m = /[#&]pdf=([^&]*)/.exec(location.hash);

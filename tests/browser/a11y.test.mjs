@@ -228,8 +228,9 @@ test('the compare view with three reports (every run against the baseline) has n
 test('every view has one h1, headings in order, one main and a nav holding the view buttons', { skip }, async () => {
   const page = await scoredReport();
   await comparing(page);
-  for (const view of ['workbench', 'report', 'compare', 'document']) {
+  for (const view of ['workbench', 'report', 'compare', 'runs', 'document']) {
     await page.click(`[data-testid=tab-${view}]`);
+    if (view === 'runs') await page.waitForSelector('[data-testid=history-kept] [data-testid=history-row]');
     // The document tools are outside main: their view hides every panel of it.
     const doc = view === 'document';
     const outline = await page.evaluate(() => {
@@ -251,7 +252,7 @@ test('every view has one h1, headings in order, one main and a nav holding the v
       `${view}: heading levels ${outline.levels.join(' ')} skip none`));
     assert.ok(outline.levels.filter((l) => l === 2).length >= (doc ? 1 : 2), `${view}: sections have h2 headings`);
     assert.equal(outline.main, 1, `${view}: one main`);
-    assert.deepEqual(outline.tabs, ['tab-workbench', 'tab-report', 'tab-compare', 'tab-document'], `${view}: the nav holds the view buttons`);
+    assert.deepEqual(outline.tabs, ['tab-workbench', 'tab-report', 'tab-compare', 'tab-runs', 'tab-document'], `${view}: the nav holds the view buttons`);
     assert.deepEqual(outline.current, [`tab-${view}`], `${view}: its button is the current page`);
     assert.deepEqual(outline.panel, doc ? [] : [`tab-${view}`], `${view}: one view on show, named by its button`);
     assert.equal(await page.isVisible('[data-testid=doc-side]'), doc, `${view}: the document tools on show in their view only`);

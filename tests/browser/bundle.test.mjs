@@ -2,12 +2,13 @@
 // bundle — boot.js, the app's glue and its WebAssembly — and nothing else that is a script or
 // WebAssembly, before its first group table. That set is what `cargo xtask bundle` budgets (the
 // `.wasm` and `.js` at the top of dist/), so the budget's files are measured here, not assumed.
-// The workbench (web/work) loads when it is opened, and the report it scores shows as before.
+// The workbench (web/work) loads when it is opened, and the report it scores shows as before;
+// the runs module (web/runs) when the Compare view is shown, which a `#compare=` link opens on.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, deflateRawSync, inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import {
   DIST, OCTAVE_DATASET, missing, appHarness, openApp, showView, setField, missEvery, watchProblems,
@@ -27,8 +28,8 @@ function code(page, site) {
   return fetched;
 }
 
-test('a #report= link fetches only the main bundle before its first group table, and the workbench when it is opened', { skip }, async () => {
-  // A report scored in the page, shared as a link.
+/** A report scored in the page, shared as a link: { link, table } (its group table's text). */
+async function scoredLink() {
   const page = await openApp(h.browser, h.site.url);
   await showView(page, 'workbench');
   await page.click('[data-testid=load-bundled][data-dataset="octave-manual-figures"]');
@@ -39,12 +40,22 @@ test('a #report= link fetches only the main bundle before its first group table,
   const link = await page.locator('[data-testid=share-link]').inputValue();
   const table = await page.locator('[data-testid=group-table]').innerText();
   await page.context().close();
+  return { link, table };
+}
+
+/** A fresh page of its own context, watched for problems, and the code it fetches. */
+async function freshPage() {
+  const context = await h.browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  watchProblems(page);
+  return { context, page, fetched: code(page, h.site.url) };
+}
+
+test('a #report= link fetches only the main bundle before its first group table, and the workbench when it is opened', { skip }, async () => {
+  const { link, table } = await scoredLink();
 
   // A fresh page on the link: what it fetched by the time the group table is there.
-  const context = await h.browser.newContext({ viewport: { width: 1360, height: 900 } });
-  const linked = await context.newPage();
-  watchProblems(linked);
-  const fetched = code(linked, h.site.url);
+  const { context, page: linked, fetched } = await freshPage();
   await linked.goto(link);
   await linked.waitForSelector('[data-testid=group-table]', { timeout: 30_000 });
   const before = [...fetched];
@@ -69,4 +80,36 @@ test('a #report= link fetches only the main bundle before its first group table,
   assert.equal(fetched.length, before.length + 2, 'the workbench is fetched once');
   assert.deepEqual(linked.problems, []);
   await context.close();
+});
+
+test('a #compare= link fetches the main bundle and the runs module, nothing else; a report link loads the runs module when Compare is opened', { skip }, async () => {
+  const { link } = await scoredLink();
+  const report = JSON.parse(inflateRawSync(Buffer.from(link.split('#report=')[1], 'base64url')));
+  const pack = (value) => deflateRawSync(Buffer.from(JSON.stringify(value))).toString('base64url');
+  const runsModule = ['runs/figeval-runs.js', 'runs/figeval-runs_bg.wasm'];
+
+  // A comparison's link: the main bundle, then the runs module, which draws it.
+  const { context, page: compared, fetched } = await freshPage();
+  await compared.goto(`${h.site.url}#compare=${pack({ reports: [{ name: 'a', report }, { name: 'b', report }] })}`);
+  await compared.waitForSelector('[data-testid=comparison]', { timeout: 30_000 });
+  assert.deepEqual([...new Set(fetched)].sort(), ['boot.js', 'figeval-web.js', 'figeval-web_bg.wasm', ...runsModule].sort());
+  assert.deepEqual(compared.problems, []);
+  await context.close();
+
+  // A report's link loads the runs module only when the Compare view is opened, and once.
+  const { context: again, page: linked, fetched: seen } = await freshPage();
+  await linked.goto(link);
+  await linked.waitForSelector('[data-testid=group-table]', { timeout: 30_000 });
+  await linked.waitForTimeout(300);
+  const before = seen.length;
+  assert.ok(!seen.some((f) => f.startsWith('runs/')), 'no runs module for a report');
+  await showView(linked, 'compare');
+  await linked.waitForSelector('[data-testid=compare-before-current]');
+  assert.deepEqual(seen.slice(before), runsModule);
+  await showView(linked, 'report');
+  await linked.click('[data-testid=compare-as-after]');
+  await linked.waitForSelector('[data-testid=compare-after-name]');
+  assert.equal(seen.length, before + 2, 'the runs module is fetched once');
+  assert.deepEqual(linked.problems, []);
+  await again.close();
 });

@@ -71,6 +71,15 @@ test('the demo link\'s dataset check reads the open report\'s items, says so, an
   assert.match(await page.textContent('[data-testid=ground-checked]'), /the dataset in Run & score \(bundled: nasa-apollo-11-figures\.json, corpus nasa-apollo-11, 25 items\)/);
   assert.match(await page.textContent('[data-testid=ground-corpus-note]'), /for nasa-apollo-11, but the report open in this page is for octave-manual/);
   assert.deepEqual(await axeViolations(page), []);
+
+  // The Compare view's baseline, which the runs module announces (web/runs).
+  await page.click('[data-testid=tab-report]');
+  await page.click('[data-testid=compare-as-before]');
+  await page.waitForSelector('[data-testid=compare-before-name]');
+  await showDocument(page);
+  await page.waitForFunction(() => /baseline/.test(document.querySelector('[data-testid=ground-checked]')?.textContent), null, { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=ground-checked]'),
+    /^Checked: the items of the baseline report of the comparison \(share link, corpus octave-manual, 33 items\)\.$/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -80,8 +80,9 @@ async function wording(page) {
   const run = await page.locator('[data-testid=report-facts] .fact').evaluateAll((fs) => fs
     .map((f) => [f.querySelector('dt').textContent, f.querySelector('dd').textContent]).find(([k]) => k === 'run')?.[1]);
   const plurals = [];
-  for (const view of ['report', 'workbench', 'compare', 'document']) {
+  for (const view of ['report', 'workbench', 'compare', 'runs', 'document']) {
     await showView(page, view);
+    if (view === 'runs') await page.waitForSelector('[data-testid=history-kept] [data-testid=history-row]');
     plurals.push(...(await page.locator('body').innerText()).match(/\S*[A-Za-z]\((s|es)\)\S*/g) ?? []);
   }
   return { headline, run, plurals };

@@ -247,6 +247,44 @@ export async function refsearchReport({ refsearch = [], figures = 'on', run = []
   }
 }
 
+/**
+ * Starts `figeval serve` with the built app on 127.0.0.1:0 and a SQLite store in a scratch
+ * folder (`extra` adds arguments, `env` variables), and reads its `listening on` line. Returns
+ * { url (ending in /), stop, log, store, dir }. Open on loopback with no token: every request
+ * is admin.
+ */
+export function startServe(extra = [], { env = {}, store = null } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'figeval-serve-'));
+  const db = store ?? `sqlite:${path.join(dir, 'runs.db')}`;
+  const child = spawn(FIGEVAL_BIN, ['serve', '--listen', '127.0.0.1:0', '--store', db, '--app', DIST, ...extra],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  let log = '';
+  const stopChild = stopper(child, 5000);
+  const stop = async () => { await stopChild(); rmSync(dir, { recursive: true, force: true }); };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`figeval serve did not start within 60 s:\n${log}`)); }, 60_000);
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = /figeval serve: listening on (http:\/\/\S+)/.exec(log);
+      if (m) { clearTimeout(timer); resolve({ url: `${m[1]}/`, stop, log: () => log, store: db, dir }); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`figeval serve exited (${code}):\n${log}`)); });
+  });
+}
+
+/**
+ * Pushes a run to a figeval server (`POST api/runs`): `body` is `{report, name?, labels?}`;
+ * `token` a bearer token. Resolves the answer's JSON (`{id, url, …}`), or throws with the
+ * server's words.
+ */
+export async function pushRun(server, body, token = null) {
+  const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const r = await fetch(`${server}api/runs`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status !== 201) throw new Error(`push answered ${r.status}: ${text}`);
+  return JSON.parse(text);
+}
+
 /** Runs the figeval CLI; resolves { code, stdout, stderr }. */
 export function figeval(args) {
   return new Promise((resolve) => {
@@ -300,13 +338,15 @@ export function appHarness(skip) {
 
 /**
  * Collects the page's console errors and page errors into `page.problems`. The page asks the
- * deployment what it serves (`GET …/health`); the browser logs that request failing when no
- * deployment runs there, which is no fault of the page, so it is left out.
+ * deployment what it serves (`GET …/health`), and the Runs view whether a figeval server serves
+ * it (`GET api/session`); the browser logs those requests failing when nothing answers them
+ * (no deployment, a static host), which is no fault of the page, so they are left out.
  */
 export function watchProblems(page) {
   page.problems = [];
   page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location()?.url?.endsWith('/health')) page.problems.push(`console: ${m.text()}`);
+    const url = m.location()?.url ?? '';
+    if (m.type() === 'error' && !url.endsWith('/health') && !url.endsWith('/api/session')) page.problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
 }

@@ -1,13 +1,13 @@
 //! What the document module's dataset check reads: the dataset of what is on screen. The
 //! report view checks the open report's items (a report carries each item's question, pages
-//! and figure reference), the compare view its baseline's. With no such report on show (the
-//! workbench, an empty report or compare view) the check reads the workbench's dataset: the
-//! workbench module announces it (web/work), told so through boot.js's `figevalWork`.
+//! and figure reference); the compare view its baseline's, which the runs module announces
+//! (web/runs). With no such report on show (the workbench, an empty report or compare view)
+//! the check reads the workbench's dataset: the workbench module announces it (web/work),
+//! told so through boot.js's `figevalWork`.
 
 use std::rc::Rc;
 
-use figeval::{Dataset, Item, Page, Report};
-use figeval_web_common::checked::Announced;
+use figeval_web_common::checked::{of_report, Announced};
 
 use crate::state::{AppState, OpenReport, View};
 
@@ -15,13 +15,10 @@ use crate::state::{AppState, OpenReport, View};
 /// when it changes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
-    /// The items of a report on show: the report view's, or the compare view's baseline.
-    Report {
-        /// The report.
-        open: OpenReport,
-        /// Which view shows it.
-        view: View,
-    },
+    /// The items of the report on show in the report view.
+    Report(OpenReport),
+    /// The baseline of the comparison on show, which the runs module announces.
+    Compared,
     /// The dataset of the workbench, which the workbench module announces.
     Workbench {
         /// The corpus of the report open in the page, when one is.
@@ -29,107 +26,25 @@ pub enum Target {
     },
 }
 
-/// The hits [`Announced::hits`] lists: each record's ranked-window rows with the start of what
-/// the match said. None of an item of several files (contract §1.5): the open PDF is one file,
-/// and a hit of another would be checked against the wrong pages.
-fn hits_of(report: &Report, said: &[Vec<figeval::snippet::Snippet>]) -> String {
-    let mut hits = Vec::new();
-    for (record, snippets) in report.per_item.iter().zip(said) {
-        if !record.expected_locations.is_empty() {
-            continue;
-        }
-        for (row, snippet) in record.top.iter().zip(snippets) {
-            if let (Some(start), Some(end), Some((content, cut))) =
-                (row.page_start, row.page_end, &snippet.content)
-            {
-                hits.push(serde_json::json!([start, end, cut, content]));
-            }
-        }
-    }
-    serde_json::Value::Array(hits).to_string()
-}
-
 /// The dataset the check should read for the state on show.
 pub fn target(state: &AppState) -> Target {
-    let on_show = match state.view {
-        View::Report => state.report.clone(),
-        View::Compare => state.compared.list().first().cloned(),
-        View::Workbench => None,
-    };
-    match on_show {
-        Some(open) => Target::Report {
-            open,
-            view: state.view,
-        },
-        None => Target::Workbench {
-            report_corpus: state
-                .report
+    match (state.view, &state.report) {
+        (View::Report, Some(open)) => Target::Report(open.clone()),
+        (View::Compare, _) if state.compared > 0 => Target::Compared,
+        (_, report) => Target::Workbench {
+            report_corpus: report
                 .as_ref()
                 .map(|r| Rc::from(r.report.corpus_id.as_str())),
         },
     }
 }
 
-/// The items of a report as a dataset (what each record keeps of its item).
-pub fn dataset_of(report: &Report) -> Dataset {
-    Dataset {
-        corpus_id: report.corpus_id.clone(),
-        items: report
-            .per_item
-            .iter()
-            .map(|r| Item {
-                question: r.question.clone(),
-                expected_pages: r
-                    .expected_pages
-                    .iter()
-                    .filter_map(|&p| Page::new(i64::from(p)))
-                    .collect(),
-                expected_locations: r.expected_locations.clone(),
-                figure_ref: r.figure_ref.clone(),
-                kind: r.kind,
-                tags: r.tags.clone(),
-            })
-            .collect(),
-    }
-}
-
 impl Target {
-    /// What the app tells the module (`None`: the workbench module tells it).
+    /// What the app tells the module (`None`: another module tells it).
     pub fn announced(&self) -> Option<Announced> {
         match self {
-            Target::Report { open, view } => {
-                let report = &open.report;
-                let whose = match view {
-                    View::Compare => "the baseline report of the comparison",
-                    _ => "the report on show",
-                };
-                if report.per_item.is_empty() {
-                    return Some(Announced {
-                        text: String::new(),
-                        what: format!(
-                            "{whose} ({}, corpus {}) keeps no per-item records, so it has no items to check",
-                            open.name, report.corpus_id
-                        ),
-                        note: String::new(),
-                        hits: String::new(),
-                    });
-                }
-                Some(Announced {
-                    hits: open
-                        .said
-                        .as_ref()
-                        .map_or_else(String::new, |said| hits_of(report, said)),
-                    text: dataset_of(report).to_value().to_string(),
-                    what: format!(
-                        "the items of {whose} ({}, corpus {}, {} items)",
-                        open.name,
-                        report.corpus_id,
-                        report.per_item.len()
-                    ),
-                    note: String::new(),
-                })
-            }
-            Target::Workbench { .. } => None,
+            Target::Report(open) => Some(of_report(open, "the report on show")),
+            Target::Compared | Target::Workbench { .. } => None,
         }
     }
 }
@@ -138,6 +53,7 @@ impl Target {
 mod tests {
     use super::*;
     use crate::state::Action;
+    use figeval::{Dataset, Report};
 
     #[test]
     fn a_report_scored_here_hands_its_hits_to_the_audit_and_one_opened_from_a_file_none() {
@@ -161,11 +77,9 @@ mod tests {
             report: crate::shared::Shared::new(report),
             said: Some(crate::shared::Shared::new(said)),
             key: 1,
+            stored: None,
         };
-        let target = Target::Report {
-            open: open.clone(),
-            view: View::Report,
-        };
+        let target = Target::Report(open.clone());
         let hits: Vec<serde_json::Value> =
             serde_json::from_str(&target.announced().unwrap().hits).unwrap();
         assert_eq!(
@@ -177,10 +91,7 @@ mod tests {
             hits[0],
             serde_json::json!([3, 4, false, "a \"quoted\" line"])
         );
-        let from_file = Target::Report {
-            open: OpenReport { said: None, ..open },
-            view: View::Report,
-        };
+        let from_file = Target::Report(OpenReport { said: None, ..open });
         assert_eq!(from_file.announced().unwrap().hits, "");
     }
 
@@ -249,9 +160,13 @@ mod tests {
             None,
             "the workbench module tells it"
         );
-        // An empty compare view too.
+        // An empty compare view too; one that compares reports reads its baseline, which the
+        // runs module announces.
         let s = s.apply(Action::Show(View::Compare));
         assert!(matches!(target(&s), Target::Workbench { .. }));
+        let s = s.apply(Action::Compared(1));
+        assert_eq!(target(&s), Target::Compared);
+        assert_eq!(target(&s).announced(), None);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The figeval browser app: read a report, share it as a link, compare reports. What a shared
-//! report needs is here, loaded first; the workbench (dataset, live run, offline scoring) is a
-//! module of its own, `web/work`, loaded when it is opened, which hands the reports it scores
-//! to this app (`work`).
+//! The figeval browser app: read a report and share it as a link. What a shared report needs
+//! is here, loaded first; the workbench (dataset, live run, offline scoring) is a module of its
+//! own, `web/work`, loaded when it is opened, which hands the reports it scores to this app
+//! (`work`); the comparison of reports is the runs module's, `web/runs`, loaded when the
+//! Compare view is shown (`runs`).
 //!
 //! Every number comes from the `figeval` crate compiled to WebAssembly; this crate only does
 //! the browser's I/O and lays the numbers out. Pure parts (the reducer, formatting, filtering)
@@ -13,11 +14,13 @@ mod browser;
 mod checked;
 mod components;
 mod filter;
+mod runs;
 mod state;
 mod work;
 
 use figeval_web_common::{files, format, said, shared};
 
+pub use runs::{app_pushed, app_session, runs_compared, runs_current};
 pub use work::{work_banner, work_report};
 
 fn main() {

@@ -35,7 +35,7 @@ pub fn attach(d: UseReducerDispatcher<AppState>) {
     DISPATCH.with(|s| *s.borrow_mut() = Some(d));
 }
 
-fn dispatch(action: Action) {
+pub(crate) fn dispatch(action: Action) {
     if let Some(d) = DISPATCH.with(|d| d.borrow().clone()) {
         d.dispatch(action);
     }

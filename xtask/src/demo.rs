@@ -1,8 +1,9 @@
 //! `cargo xtask demo`: the main job on a local default. `figeval ground` (does every item's
 //! page carry its caption in the manual?), `refsearch` over the Octave manual, the Octave eval
-//! with figures off and on, both summaries, the comparison, and the browser
-//! app serving the figures-on report, with the manual served beside it: the printed link opens
-//! the report and offers to load the manual (`&pdf=<url>`), which draws the cited pages.
+//! with figures off and on, both summaries, the comparison, then `figeval serve` (a SQLite
+//! store under `--out`) with the browser app and the manual beside it: both runs are pushed,
+//! and the demo prints their comparison's short link (`/c/OFF,ON`) and a link that opens the
+//! figures-on report and offers to load the manual (`&pdf=<url>`), which draws the cited pages.
 //!
 //! Flags (for a second demo beside the first, or a test): `--listen ADDR` where the figures-on
 //! `refsearch` listens (default `127.0.0.1:58012`; `127.0.0.1:0` picks a free port),
@@ -21,7 +22,6 @@ use std::process::Stdio;
 use figeval::{render, share, Report};
 use serde_json::{json, Value};
 
-use crate::serve;
 use crate::setup;
 use crate::sh::{self, cmd, exec, Guard};
 
@@ -327,24 +327,125 @@ pub fn run(args: &[OsString]) -> Result<(), String> {
     }
     setup::web_tools()?;
     exec(cmd("trunk", &["build", "--release", "--offline"]))?;
-    let listener = serve::bind(o.web_port)?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let app = app_beside_manual(&o.out, &sh::root().join("dist"), &corpus.pdf)?;
+    let port = free_port(o.web_port)?;
+    let (mut team, site) = start_serve(&o, &app, port)?;
+    let ids = [
+        push(&o, &site, &off, off_name)?,
+        push(&o, &site, &on, on_name)?,
+    ];
     let fragment = share::fragment(&after).unwrap_or_else(|e| {
         eprintln!("{e}");
         String::new()
     });
-    let url = app_link(port, &fragment);
-    println!("\nThe browser app, with the figures-on report open and the manual ready to load");
-    println!("(click \"Load it\" to see the cited pages):\n\n  {url}\n");
+    println!(
+        "\nThe two runs are stored in {site} (figeval serve, the store {}).",
+        o.out.join("figeval.db").display()
+    );
+    println!("Their comparison, figures off as the baseline (the Runs view lists both):\n");
+    println!("  {site}c/{},{}\n", ids[0], ids[1]);
+    println!("The figures-on report with the manual ready to load (click \"Load it\" to see the");
+    println!("cited pages):\n\n  {}\n", app_link(port, &fragment));
     println!("refsearch (figures on) keeps serving at {on_url} for live runs from the page.");
     println!("Press Ctrl-C to stop.");
-    let site = serve::Site {
-        dir: sh::root().join("dist"),
-        files: vec![(MANUAL_PATH.into(), corpus.pdf.clone())],
-    };
-    serve::serve(listener, site);
+    let _ = team.0.wait();
     drop(server);
     Ok(())
+}
+
+/// `port` if it is free on 127.0.0.1, or the next free one of the 20 above it (`0`: any).
+fn free_port(port: u16) -> Result<u16, String> {
+    (port..=port.saturating_add(20))
+        .find_map(|p| std::net::TcpListener::bind(("127.0.0.1", p)).ok())
+        .and_then(|l| l.local_addr().ok())
+        .map(|a| a.port())
+        .ok_or_else(|| {
+            format!(
+                "no free port in 127.0.0.1:{port}..{}",
+                port.saturating_add(20)
+            )
+        })
+}
+
+/// The folder `figeval serve --app` serves, `OUT/app`: each entry of the built app `dist` and
+/// the manual `pdf` at [`MANUAL_PATH`], as symbolic links (nothing is copied); made afresh.
+fn app_beside_manual(out: &Path, dist: &Path, pdf: &Path) -> Result<PathBuf, String> {
+    let app = out.join("app");
+    let words = |e: std::io::Error| format!("{}: {e}", app.display());
+    if app.exists() {
+        std::fs::remove_dir_all(&app).map_err(words)?;
+    }
+    std::fs::create_dir_all(&app).map_err(words)?;
+    let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", dist.display()))?;
+        std::os::unix::fs::symlink(entry.path(), app.join(entry.file_name())).map_err(words)?;
+    }
+    let pdf = std::path::absolute(pdf).map_err(words)?;
+    std::os::unix::fs::symlink(pdf, app.join(MANUAL_PATH.trim_start_matches('/')))
+        .map_err(words)?;
+    Ok(app)
+}
+
+/// Starts `figeval serve` on `127.0.0.1:port` with `app` and a SQLite store under `--out`
+/// (open: loopback, no token); returns it and its address (ending in `/`). Its request log
+/// goes on to stderr.
+fn start_serve(o: &Options, app: &Path, port: u16) -> Result<(Guard, String), String> {
+    use std::io::BufRead;
+    let store = format!("sqlite:{}", o.out.join("figeval.db").display());
+    let mut c = cmd(
+        o.bin("figeval"),
+        &[
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--store",
+            &store,
+            "--app",
+        ],
+    );
+    c.arg(app).stderr(Stdio::piped());
+    let mut child = sh::spawn(&mut c)?;
+    let stderr = child.stderr.take();
+    let team = Guard(child);
+    let mut lines = std::io::BufReader::new(stderr.ok_or("figeval serve has no stderr")?).lines();
+    let site = loop {
+        let Some(Ok(line)) = lines.next() else {
+            return Err("figeval serve stopped before it listened (its words are above)".into());
+        };
+        eprintln!("{line}");
+        if let Some(url) = line.strip_prefix("figeval serve: listening on ") {
+            break format!("{}/", url.trim().trim_end_matches('/'));
+        }
+    };
+    std::thread::spawn(move || lines.map_while(Result::ok).for_each(|l| eprintln!("{l}")));
+    Ok((team, site))
+}
+
+/// `figeval push REPORT --server SITE --name NAME --label demo=…`: the stored run's id, read
+/// from the short link it prints (`SITE/r/ID`).
+fn push(o: &Options, site: &str, report: &Path, name: &str) -> Result<String, String> {
+    let mut c = cmd(o.bin("figeval"), &["push"]);
+    c.arg(report).args([
+        "--server",
+        site,
+        "--name",
+        name,
+        "--label",
+        "source=cargo xtask demo",
+    ]);
+    let out = String::from_utf8_lossy(&sh::stdout_of(c)?).into_owned();
+    run_id(&out)
+}
+
+/// The run id of the short link `figeval push` printed (`SITE/r/ID`).
+fn run_id(printed: &str) -> Result<String, String> {
+    printed
+        .trim()
+        .rsplit_once("/r/")
+        .map(|(_, id)| id.to_string())
+        .filter(|id| !id.is_empty() && !id.contains(['/', ',']))
+        .ok_or_else(|| format!("figeval push printed {printed:?}, not a short link /r/ID"))
 }
 
 #[cfg(test)]
@@ -423,6 +524,53 @@ mod tests {
         assert_eq!((o.listen.as_str(), o.web_port), ("127.0.0.1:0", 0));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
         assert_eq!(o.bin("figeval"), PathBuf::from("/b/figeval"));
+    }
+
+    #[test]
+    fn the_served_folder_links_the_built_app_and_the_manual_and_is_made_afresh() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dist = tmp.path().join("dist");
+        std::fs::create_dir_all(dist.join("runs")).unwrap();
+        std::fs::write(dist.join("index.html"), "<!doctype html>").unwrap();
+        let pdf = tmp.path().join("manual.pdf");
+        std::fs::write(&pdf, "%PDF-1.4").unwrap();
+        let out = tmp.path().join("out");
+        std::fs::create_dir_all(out.join("app/stale")).unwrap();
+        let app = app_beside_manual(&out, &dist, &pdf).unwrap();
+        assert_eq!(app, out.join("app"));
+        let mut names: Vec<_> = std::fs::read_dir(&app)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["index.html", "octave.pdf", "runs"]);
+        assert_eq!(
+            std::fs::read_to_string(app.join("octave.pdf")).unwrap(),
+            "%PDF-1.4"
+        );
+        assert_eq!(
+            std::fs::read_link(app.join("runs")).unwrap(),
+            dist.join("runs")
+        );
+        let missing = app_beside_manual(&out, &tmp.path().join("no-dist"), &pdf).unwrap_err();
+        assert!(missing.contains("no-dist"), "{missing}");
+    }
+
+    #[test]
+    fn a_pushed_runs_id_is_read_from_its_short_link_and_anything_else_is_refused() {
+        assert_eq!(
+            run_id("http://127.0.0.1:8080/r/ZSu3tbkG_wmp2jixykedrg\n").unwrap(),
+            "ZSu3tbkG_wmp2jixykedrg"
+        );
+        for printed in [
+            "",
+            "http://127.0.0.1:8080/",
+            "http://h/r/",
+            "http://h/c/A,B",
+        ] {
+            let e = run_id(printed).unwrap_err();
+            assert!(e.contains("not a short link"), "{e}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!   no root (nothing is installed), with the same closing line.
 //! - `cargo xtask demo`: installs what is missing, starts `refsearch` on the Octave manual, runs
 //!   the eval with figures off and on, prints both summaries and the comparison, then serves
-//!   the browser app with the report open.
+//!   the browser app through `figeval serve` with both runs pushed and prints their `/c/` link.
 //! - `cargo xtask setup`: only the installation step.
 //! - `cargo xtask paths`: only the check that no tracked file refers outside the repository
 //!   (contract §11), which `test` runs first.
@@ -44,7 +44,6 @@ mod demo;
 mod layers;
 mod paths;
 mod ranx;
-mod serve;
 mod servers;
 mod setup;
 mod sh;

@@ -139,3 +139,23 @@ window.__figevalBench = {
   },
 };
 `;
+
+/**
+ * Notes, in every document `page` opens, the moment the first group table is in it
+ * (`performance.now()`: ms since the navigation began, redirects included); resolves that
+ * moment once it is there.
+ */
+export async function noteFirstTable(page) {
+  await page.addInitScript(() => {
+    new MutationObserver((_, o) => {
+      if (document.querySelector('[data-testid=group-table]')) {
+        window.__tableAt = performance.now();
+        o.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return async () => {
+    await page.waitForSelector('[data-testid=group-table]', { timeout: 120_000 });
+    return page.waitForFunction(() => window.__tableAt).then((h) => h.jsonValue());
+  };
+}

@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import {
   DIST, REPO, OCTAVE_DATASET, launch, openApp, showView, setField, missEvery, watchProblems,
 } from '../support.mjs';
-import { cannotRun, machine, ms, list, verdict } from './lib.mjs';
+import { cannotRun, machine, ms, list, verdict, noteFirstTable } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const BASE = process.env.BENCH_BASE || '8f4c123';
@@ -98,15 +98,7 @@ async function visit(browser, site, fragment) {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
   watchProblems(page);
-  // Notes the moment the group table is in the page (performance.now(): ms since navigation).
-  await page.addInitScript(() => {
-    new MutationObserver((_, o) => {
-      if (document.querySelector('[data-testid=group-table]')) {
-        window.__tableAt = performance.now();
-        o.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  const tableAt = await noteFirstTable(page);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -116,8 +108,7 @@ async function visit(browser, site, fragment) {
   cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
   cdp.on('Network.responseReceived', (e) => { if (/\.(wasm|js)$/.test(new URL(e.response.url).pathname)) code.push(path.basename(e.response.url)); });
   await page.goto(site.url + fragment);
-  await page.waitForSelector('[data-testid=group-table]', { timeout: 120_000 });
-  const at = await page.waitForFunction(() => window.__tableAt).then((h) => h.jsonValue());
+  const at = await tableAt();
   if (page.problems.length) throw new Error(`the page reported: ${page.problems.join('; ')}`);
   await context.close();
   return { ms: at, bytes, code };

@@ -39,3 +39,20 @@ pub fn render<C: BaseComponent<Properties = ()>>(root: Element) -> AppHandle<C> 
     }
     yew::Renderer::<C>::with_root(root).render()
 }
+
+/// Renders `C` into the app's element with `id` once, into `slot`: a module's `update` calls it
+/// each time boot.js hands it a word, and nothing happens while the element is missing.
+pub fn mount_once<C: BaseComponent<Properties = ()>>(
+    id: &str,
+    slot: &std::cell::RefCell<Option<AppHandle<C>>>,
+) {
+    let mut slot = slot.borrow_mut();
+    if slot.is_none() {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id));
+        if let Some(root) = root {
+            *slot = Some(render(root));
+        }
+    }
+}

@@ -1,10 +1,12 @@
-//! What the runs module shows, without the browser: the compared reports as the app announced
-//! them, each scope's ranking-metric rows, and the items × runs table's rows, sorted and
-//! filtered. Pure, so it has native unit tests.
+//! What the compare view's cards below the questions that changed show, without the browser:
+//! each scope's ranking-metric rows, and the items × runs table's rows, sorted and filtered.
+//! Pure, so it has native unit tests.
 
 use figeval::compare::compare_ranked;
 use figeval::render::{ranking_cells, stated_with_ci};
 use figeval::{Group, Metric, Ranking, Report, Scope};
+use figeval_web_common::open_report::OpenReport;
+use figeval_web_common::shared::Shared;
 
 /// The compared reports, in the compare view's order (the baseline first).
 #[derive(Debug)]
@@ -12,25 +14,16 @@ pub struct Runs {
     /// Each report's name in the compare view.
     pub names: Vec<String>,
     /// The reports.
-    pub reports: Vec<Report>,
+    pub reports: Vec<Shared<Report>>,
 }
 
 impl Runs {
-    /// Reads the app's announcement: the reports' names and JSON texts. `None` when fewer than
-    /// two reports are compared.
-    pub fn parse(names: Vec<String>, texts: &[String]) -> Option<Result<Runs, String>> {
-        if names.len() < 2 || names.len() != texts.len() {
-            return None;
+    /// The reports of the compare view's list, in order.
+    pub fn of(list: &[OpenReport]) -> Runs {
+        Runs {
+            names: list.iter().map(|o| o.name.to_string()).collect(),
+            reports: list.iter().map(|o| o.report.clone()).collect(),
         }
-        let reports = texts
-            .iter()
-            .zip(&names)
-            .map(|(t, n)| {
-                serde_json::from_str::<Report>(t)
-                    .map_err(|e| format!("the report {n:?} could not be read here: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>();
-        Some(reports.map(|reports| Runs { names, reports }))
     }
 }
 
@@ -268,20 +261,12 @@ mod tests {
     }
 
     fn runs(reports: Vec<Report>) -> Runs {
-        let names = (0..reports.len()).map(|i| format!("r{i}")).collect();
-        let texts: Vec<String> = reports.iter().map(Report::to_json_pretty).collect();
-        Runs::parse(names, &texts).unwrap().unwrap()
-    }
-
-    #[test]
-    fn an_announcement_of_fewer_than_two_reports_shows_nothing() {
-        assert!(Runs::parse(vec![], &[]).is_none());
-        let one = report([1, 1, 1]).to_json_pretty();
-        assert!(Runs::parse(vec!["a".into()], std::slice::from_ref(&one)).is_none());
-        let bad = Runs::parse(vec!["a".into(), "b".into()], &[one, "{".into()]).unwrap();
-        assert!(bad
-            .unwrap_err()
-            .starts_with("the report \"b\" could not be read here"));
+        let list: Vec<OpenReport> = reports
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| OpenReport::new(&format!("r{i}"), r))
+            .collect();
+        Runs::of(&list)
     }
 
     #[test]

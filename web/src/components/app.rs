@@ -1,6 +1,8 @@
-//! The app: one state, three pages (workbench, report, compare), the banner, and the button of
-//! the document tools (the Document view, drawn outside the app: index.html). The workbench's
-//! page holds `#work-app`, where the workbench module (web/work) renders once it is loaded.
+//! The app: one state, four pages (workbench, report, compare, runs), the banner, and the button
+//! of the document tools (the Document view, drawn outside the app: index.html). The
+//! workbench's page holds `#work-app`, where the workbench module (web/work) renders once it is
+//! loaded; the Compare and Runs pages `#compare-app` and `#runs-app`, where the runs module
+//! (web/runs) renders the comparison and the runs stored by the team server or kept here.
 //!
 //! The document outline every view shares: the header holds the one `h1` and the `nav` of view
 //! buttons (the one on show is `aria-current`); each view is a `section` in `main`, named by
@@ -16,22 +18,32 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::checked;
-use crate::components::compare_view::CompareView;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::report_view::ReportView;
 use crate::state::{Action, AppState, View};
-use crate::work;
+use crate::{runs, work};
 
-/// Opens the report of a `#report=` fragment or the comparison of a `#compare=` one, when the
-/// page has one.
+/// Opens the report of a `#report=` fragment or the stored run of a `#run=ID` one (read from
+/// the team server, contract §15.5), or the Compare view for a `#compare=` or `#runs=` one (the
+/// runs module reads its reports), when the page has one.
 fn open_fragment(dispatch: &UseReducerDispatcher<AppState>) {
-    if let Some(f) = browser::fragment() {
-        if f.starts_with("#report=") || f.starts_with("#compare=") {
-            let dispatch = dispatch.clone();
+    let Some(f) = browser::fragment() else {
+        return;
+    };
+    let dispatch = dispatch.clone();
+    match (View::of_link(&f), f.strip_prefix("#run=")) {
+        (_, Some(id)) => {
+            let id = id.split('&').next().unwrap_or_default().to_string();
             wasm_bindgen_futures::spawn_local(async move {
-                dispatch.dispatch(Action::OpenShareLink(browser::open_link(&f).await));
+                let answer = figeval_web_common::api::run(&id).await;
+                dispatch.dispatch(Action::OpenRun { id, answer });
             });
         }
+        (Some(View::Report), _) => wasm_bindgen_futures::spawn_local(async move {
+            dispatch.dispatch(Action::OpenShareLink(browser::open_link(&f).await));
+        }),
+        (Some(view), _) => dispatch.dispatch(Action::Show(view)),
+        (None, _) => {}
     }
 }
 
@@ -47,7 +59,7 @@ struct ViewIds {
 }
 
 /// The views in tab order.
-const VIEWS: [ViewIds; 3] = [
+const VIEWS: [ViewIds; 4] = [
     ViewIds {
         view: View::Workbench,
         tab: "tab-workbench",
@@ -65,6 +77,12 @@ const VIEWS: [ViewIds; 3] = [
         tab: "tab-compare",
         panel: "view-compare",
         heading: "#view-compare h2",
+    },
+    ViewIds {
+        view: View::Runs,
+        tab: "tab-runs",
+        panel: "view-runs",
+        heading: "#view-runs h2",
     },
 ];
 
@@ -108,30 +126,32 @@ pub fn app() -> Html {
         });
     }
     // The document module checks the dataset of what is on screen (crate::checked): the report's
-    // items, or, with none on show, the workbench's dataset, which the workbench announces. The
-    // workbench is loaded while its view is on show, or the Document view reads its dataset. The
-    // runs module shows the compared reports' ranking metrics and items × runs (web/runs). One
-    // effect: each hook costs the main bundle its own copy.
+    // items, the comparison's baseline (the runs module announces it), or, with neither on
+    // show, the workbench's dataset, which the workbench announces. The workbench is loaded
+    // while its view is on show, or the Document view reads its dataset; the runs module while
+    // the Compare view is, and it is told the view and whether a report is on show. One effect:
+    // each hook costs the main bundle its own copy.
     use_effect_with(
         (
             checked::target(&state),
-            state.view == View::Workbench,
+            state.view,
             state.document,
-            state.compared.clone(),
+            state.report.clone(),
         ),
-        |(t, on_show, document, c)| {
+        |(t, view, document, report)| {
+            let on_show = *view == View::Workbench;
             match t {
-                checked::Target::Report { .. } => {
+                checked::Target::Workbench { report_corpus } => {
+                    work::tell(on_show || *document, true, report_corpus.as_deref());
+                }
+                _ => {
                     if let Some(a) = t.announced() {
                         figeval_web_common::checked::announce(&a);
                     }
-                    work::tell(*on_show, false, None);
-                }
-                checked::Target::Workbench { report_corpus } => {
-                    work::tell(*on_show || *document, true, report_corpus.as_deref());
+                    work::tell(on_show, false, None);
                 }
             }
-            browser::announce_runs(c.list());
+            runs::tell(*view, report.as_ref());
         },
     );
     {
@@ -182,6 +202,7 @@ pub fn app() -> Html {
                         { tab(View::Workbench, "Run & score") }
                         { tab(View::Report, "Report") }
                         { tab(View::Compare, "Compare") }
+                        { tab(View::Runs, "Runs") }
                         // The document tools (index.html's #doc-side, shown by style.css while
                         // this button is current): the PDF, its check, captions and editor.
                         <button type="button" id="tab-document" data-testid="tab-document"
@@ -201,11 +222,15 @@ pub fn app() -> Html {
                 }) }
                 { panel(View::Report, None, html! {
                     <ReportView open={state.report.clone()} files={state.report_files.clone()}
-                                dispatch={state.dispatcher()} />
+                                may_push={state.may_push} dispatch={state.dispatcher()} />
                 }) }
+                // The runs module (web/runs) renders the comparison into #compare-app, and the
+                // runs stored or kept here into #runs-app.
                 { panel(View::Compare, None, html! {
-                    <CompareView compared={state.compared.clone()}
-                                 has_current={state.report.is_some()} dispatch={state.dispatcher()} />
+                    <div id="compare-app" class="compare-app"></div>
+                }) }
+                { panel(View::Runs, None, html! {
+                    <div id="runs-app" class="runs-app"></div>
                 }) }
             </main>
             <footer class="muted small">

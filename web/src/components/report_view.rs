@@ -9,8 +9,8 @@ use crate::components::group_table::{metric_label, metric_question, GroupTable, 
 use crate::components::items_list::ItemsList;
 use crate::components::share_panel::SharePanel;
 use crate::format;
-use crate::state::{Action, AppState, OpenReport, Slot, WorkFiles};
-use crate::work;
+use crate::state::{Action, AppState, OpenReport, View, WorkFiles};
+use crate::{runs, work};
 
 /// Props of [`ReportView`].
 #[derive(Properties, PartialEq)]
@@ -20,15 +20,25 @@ pub struct ReportViewProps {
     /// Its files kept by the workbench (a live run's capture, the standard run files, or why
     /// there are none), when the workbench scored it.
     pub files: Option<WorkFiles>,
+    /// Whether `figeval serve` serves the page, and if so whether the session may push.
+    pub may_push: Option<bool>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<AppState>,
 }
 
-fn facts(r: &Report, name: &str) -> Html {
+fn facts(r: &Report, open: &OpenReport) -> Html {
+    let name = &*open.name;
     let fact = |k: &str, v: String| html! { <div class="fact"><dt>{ k.to_string() }</dt><dd>{ v }</dd></div> };
     html! {
         <dl class="facts" data-testid="report-facts">
             { fact("source", name.to_string()) }
+            // A run read from the team server: its id and labels, as text.
+            if let Some(st) = &open.stored {
+                { fact("stored run", st.id.clone()) }
+                { fact("labels", if st.labels.is_empty() { "none".to_string() } else {
+                    st.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+                }) }
+            }
             { fact("corpus", r.corpus_id.clone()) }
             { fact("deployment", r.base_url.clone().unwrap_or_else(|| "— (offline, not recorded)".into())) }
             { fact("top_k", r.top_k.map_or("—".into(), |k| k.to_string())) }
@@ -45,6 +55,42 @@ fn facts(r: &Report, name: &str) -> Html {
                     r.run.started_at.clone().unwrap_or_else(|| "start unknown".into()), r.run.tool_version),
             }) }
         </dl>
+    }
+}
+
+/// The report's short link when `figeval serve` serves the page (`may_push` not `None`): its
+/// run's, or a button that has the runs module push it (an admin session may), or why not.
+fn short_link(open: &OpenReport, may_push: Option<bool>) -> Html {
+    let Some(may_push) = may_push else {
+        return html! {};
+    };
+    if let Some(st) = &open.stored {
+        let url = figeval_web_common::short_link::short_link(
+            &figeval_web_common::link::page_address(),
+            std::slice::from_ref(&st.id),
+        );
+        return html! {
+            <div class="share">
+                <label class="grow">{ "Short link" }
+                    <input type="text" readonly=true data-testid="short-link" value={url} />
+                </label>
+                <p class="muted small full">{ "The run stored on the figeval server that serves this page: whoever opens it needs access to that server." }</p>
+            </div>
+        };
+    }
+    if !may_push {
+        return html! {
+            <p class="muted small" data-testid="short-needs">
+                { "A short link needs the report stored on this page's figeval server: sign in with an admin token under Runs to push it." }
+            </p>
+        };
+    }
+    html! {
+        <div class="share">
+            <button type="button" data-testid="short-push" onclick={Callback::from(|_: MouseEvent| runs::push_current())}>
+                { "Push to this server for a short link" }</button>
+            <span class="muted small">{ "The report is stored on the figeval server that serves this page, under its name." }</span>
+        </div>
     }
 }
 
@@ -92,14 +138,12 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             </>
         },
     });
-    let compare_as = |slot: Slot| {
+    // The comparison is the runs module's: it takes the report on show.
+    let compare_as = |slot: &'static str| {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::SetCompare {
-                slot,
-                name: "current report".into(),
-                text: None,
-            })
+            runs::put(slot);
+            d.dispatch(Action::Show(View::Compare))
         })
     };
     let s = &r.summary;
@@ -136,15 +180,15 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                         </div>
                     </div>
                 </div>
-                { facts(r, &open.name) }
+                { facts(r, open) }
                 <div class="row wrap actions">
                     <button data-testid="download-report" onclick={download_report}>{ "Download report (.json)" }</button>
                     if let Some(cb) = download_capture {
                         <button data-testid="download-report-capture" onclick={cb}>{ "Download capture (.jsonl)" }</button>
                     }
                     if let Some(t) = trec_files { { t } }
-                    <button data-testid="compare-as-before" onclick={compare_as(Slot::Before)}>{ "Compare: use as before" }</button>
-                    <button data-testid="compare-as-after" onclick={compare_as(Slot::After)}>{ "Compare: use as after" }</button>
+                    <button data-testid="compare-as-before" onclick={compare_as("before")}>{ "Compare: use as before" }</button>
+                    <button data-testid="compare-as-after" onclick={compare_as("after")}>{ "Compare: use as after" }</button>
                 </div>
                 if props.files.is_some() {
                     <p class="muted small" data-testid="trec-note">
@@ -152,6 +196,7 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                     </p>
                 }
                 <SharePanel reports={vec![(AttrValue::from(open.name.clone()), report.clone())]} />
+                { short_link(open, props.may_push) }
             </section>
             <section class="card" aria-labelledby="groups-h">
                 <h2 id="groups-h">{ "By group" }</h2>

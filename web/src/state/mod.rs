@@ -3,19 +3,20 @@
 //! `use_reducer`, so the reducer is a pure function with ordinary unit tests; the shells
 //! (components, the effects that tell the other modules what is on screen, the bridge the
 //! workbench hands its reports and banners through) do the I/O and dispatch what happened.
-//! [`AppState::apply`] hands the comparison's actions to its list ([`compare`]), and here the
-//! view, the report on show and the banner.
+//! The comparison is the runs module's (web/runs): the app knows only how many reports it
+//! holds, for the document check.
 
-mod compare;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use compare::{Compared, OpenReport, Slot};
+pub use figeval_web_common::open_report::OpenReport;
 
 use std::rc::Rc;
 
 use figeval::share::{Link, ShareError};
-use figeval::{Dataset, Report, ReportError};
+use figeval::Report;
+use figeval_web_common::api::{self, Answer};
+use figeval_web_common::open_report::{read_report, Stored};
 use yew::Reducible;
 
 use crate::said::Said;
@@ -27,17 +28,29 @@ pub enum View {
     Workbench,
     /// The report view.
     Report,
-    /// Before/after comparison.
+    /// The comparison of reports: the runs module (web/runs).
     Compare,
+    /// The runs stored by the team server or kept in this browser: the runs module.
+    Runs,
 }
 
 impl View {
-    /// The view a page opens on: a share link's (`#report=`, `#compare=`), else the workbench.
+    /// The view a page opens on: a link's (`#report=`, `#run=`, `#compare=`, `#runs=`), else
+    /// the workbench.
     pub fn at_start(fragment: Option<&str>) -> View {
-        match fragment {
-            Some(f) if f.starts_with("#report=") => View::Report,
-            Some(f) if f.starts_with("#compare=") => View::Compare,
-            _ => View::Workbench,
+        View::of_link(fragment.unwrap_or_default()).unwrap_or(View::Workbench)
+    }
+
+    /// The view a link's fragment opens: a report's (a share link's, or a stored run's), or a
+    /// comparison's (which the runs module reads).
+    pub fn of_link(fragment: &str) -> Option<View> {
+        let starts = |p: &[&str]| p.iter().any(|p| fragment.starts_with(p));
+        if starts(&["#report=", "#run="]) {
+            Some(View::Report)
+        } else if starts(&["#compare=", "#runs="]) {
+            Some(View::Compare)
+        } else {
+            None
         }
     }
 }
@@ -82,8 +95,12 @@ pub struct AppState {
     /// The number of the workbench's message on show in the banner, and the last one heard:
     /// a message changed in place is shown only while it is still on show.
     pub work_banner: (Option<u32>, u32),
-    /// The reports compared, in order (the baseline first).
-    pub compared: Compared,
+    /// How many reports the runs module's compare view holds: with one or more, the document
+    /// check on that view reads its baseline, which the runs module announces.
+    pub compared: u32,
+    /// Whether `figeval serve` serves the page (`None`: no, or not known yet), and if so
+    /// whether its session may push a run (a short link of a report made here needs it).
+    pub may_push: Option<bool>,
 }
 
 /// Something that happened.
@@ -129,42 +146,24 @@ pub enum Action {
     /// The page was opened with (or navigated to) a `#report=` or `#compare=` fragment: what
     /// it holds, or why it cannot be opened (`browser::open_link`).
     OpenShareLink(Result<Link, ShareError>),
-    /// Put a report in a comparison slot: a file's text, or the current report when `None`.
-    SetCompare {
-        /// Which side.
-        slot: Slot,
-        /// Its name.
-        name: String,
-        /// The report file's text, or `None` for the report on show.
-        text: Option<String>,
+    /// A stored run was read from the team server (`#run=ID`, contract §15.5): the server's
+    /// answer, or why there is none.
+    OpenRun {
+        /// The run's id.
+        id: String,
+        /// The answer (`api::run`).
+        answer: Result<Answer, String>,
     },
-    /// Swap before and after.
-    SwapCompare,
-    /// Add a report after the others in the comparison (a file's text, or the current report
-    /// when `None`).
-    AddCompare {
-        /// Its name.
-        name: String,
-        /// The report file's text, or `None` for the report on show.
-        text: Option<String>,
-    },
-    /// Take the report at this position of [`Compared::list`] out of the comparison.
-    RemoveCompare(usize),
-    /// Rename the report at this position of [`Compared::list`].
-    RenameCompare(usize, String),
-    /// Move the report at `from` of [`Compared::list`] to `to` (0 makes it the baseline).
-    MoveCompare {
-        /// Its position now.
-        from: usize,
-        /// Its position after.
-        to: usize,
-    },
-    /// Something failed outside the reducer (reading a file, fetching a URL).
-    Error {
-        /// What failed.
-        title: String,
-        /// Why.
-        detail: String,
+    /// The runs module's compare view holds this many reports.
+    Compared(u32),
+    /// What the page's session answered (`api::may_push`).
+    Session(Option<bool>),
+    /// The runs module pushed the report with this key (its run's id), or could not.
+    Pushed {
+        /// The report's key.
+        key: u64,
+        /// The run's id, or why not in words.
+        result: Result<String, String>,
     },
     /// Close the banner.
     DismissBanner,
@@ -186,7 +185,8 @@ impl AppState {
             report_files: None,
             banner: None,
             work_banner: (None, 0),
-            compared: Compared::default(),
+            compared: 0,
+            may_push: None,
         }
     }
 
@@ -204,49 +204,19 @@ impl AppState {
         self.work_banner.0 = None;
     }
 
-    /// A report for the comparison: the file's text read (or refused with the banner), or the
-    /// report on show when `text` is `None`.
-    fn compare_input(&mut self, name: &str, text: Option<String>) -> Option<OpenReport> {
-        match text {
-            Some(text) => self
-                .read_report(name, &text)
-                .map(|r| OpenReport::new(name, r)),
-            None => self.report.clone().map(OpenReport::keyed),
-        }
-    }
-
-    /// A report text read, or refused with the banner: the reason is the detail; a dataset
-    /// given where a report belongs is named as one.
+    /// A report text read, or refused with the banner (`read_report`'s words).
     fn read_report(&mut self, name: &str, text: &str) -> Option<Report> {
-        let e = match Report::parse(text) {
-            Ok(r) => return Some(r),
-            Err(e) => e,
-        };
-        let title = format!("{name} was refused");
-        if Dataset::parse(text).is_ok() {
-            self.banner(
-                &title,
-                "this is a dataset, not a report: load it under Dataset in Run & score, \
-                 or open a report (figeval run --out, a downloaded report) here",
-            );
-        } else {
-            self.banner(&title, ReportError::to_string(&e));
-        }
-        None
+        read_report(name, text)
+            .map_err(|e| self.banner(&e.title, e.detail))
+            .ok()
     }
 
-    /// The banner of a share link that cannot be opened: a damaged link says so in words,
-    /// with the decoder's detail folded away.
+    /// The banner of a share link that cannot be opened (`link::refused`'s words).
     fn refuse_link(&mut self, e: &ShareError) {
-        let title = "This share link cannot be opened";
-        match e {
-            ShareError::NotBase64(_) | ShareError::NotDeflate(_) => {
-                self.banner(title, "this link is damaged (it was cut or changed)");
-                if let Some(b) = &mut self.banner {
-                    b.more = Some(e.to_string());
-                }
-            }
-            _ => self.banner(title, e.to_string()),
+        let (title, detail, more) = figeval_web_common::link::refused(e);
+        self.banner(title, detail);
+        if let Some(b) = &mut self.banner {
+            b.more = more;
         }
     }
 
@@ -255,6 +225,14 @@ impl AppState {
         self.report = Some(report);
         self.report_files = files;
         self.show(View::Report);
+    }
+
+    /// A stored run's report shown, or why it cannot be, in the banner.
+    fn open_run(&mut self, id: &str, answer: Result<Answer, String>) {
+        match api::open_run(id, answer) {
+            Ok(open) => self.show_report(open, None),
+            Err(words) => self.banner("This run cannot be opened", words),
+        }
     }
 
     /// Shows a page: the document tools give way to it.
@@ -309,35 +287,24 @@ impl AppState {
                 Ok(Link::Report(r)) => {
                     self.show_report(OpenReport::new("share link", *r), None);
                 }
-                Ok(Link::Compare(reports)) => {
-                    self.clear_banner();
-                    self.compared = Compared::of(
-                        reports
-                            .into_iter()
-                            .map(|n| OpenReport::new(&n.name, n.report))
-                            .collect(),
-                    );
-                    self.show(View::Compare);
-                }
+                // The runs module opens a comparison's link.
+                Ok(Link::Compare(_)) => self.show(View::Compare),
                 Err(e) => self.refuse_link(&e),
             },
-            Action::SetCompare { slot, name, text } => {
-                if let Some(o) = self.compare_input(&name, text) {
-                    self.compared.set(slot, o);
-                    self.show(View::Compare);
+            Action::OpenRun { id, answer } => self.open_run(&id, answer),
+            Action::Compared(n) => self.compared = n,
+            Action::Session(may_push) => self.may_push = may_push,
+            Action::Pushed { key, result } => match result {
+                Ok(id) => {
+                    if let Some(open) = self.report.as_mut().filter(|o| o.key == key) {
+                        open.stored = Some(Rc::new(Stored {
+                            id,
+                            labels: Vec::new(),
+                        }));
+                    }
                 }
-            }
-            Action::SwapCompare => self.compared.swap(),
-            Action::AddCompare { name, text } => {
-                if let Some(o) = self.compare_input(&name, text) {
-                    self.compared.add(o);
-                    self.show(View::Compare);
-                }
-            }
-            Action::RemoveCompare(at) => self.compared.remove(at),
-            Action::RenameCompare(at, name) => self.compared.rename(at, &name),
-            Action::MoveCompare { from, to } => self.compared.move_to(from, to),
-            Action::Error { title, detail } => self.banner(&title, detail),
+                Err(words) => self.banner("The report could not be pushed", words),
+            },
             Action::DismissBanner => self.clear_banner(),
         }
         self

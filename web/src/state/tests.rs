@@ -2,7 +2,7 @@
 
 use super::*;
 use figeval::snippet::{self, Snippet};
-use figeval::{CaptureReader, Metric, Pairing, RunInfo, ScoreConfig};
+use figeval::{CaptureReader, Dataset, Metric, Pairing, RunInfo, ScoreConfig};
 
 pub(crate) fn dataset() -> Dataset {
     Dataset::parse(&figeval_web_common::demo::dataset_json()).unwrap()
@@ -49,6 +49,8 @@ fn handed(pages: &[(u32, u32)]) -> AppState {
 fn a_page_opens_on_its_links_view_and_otherwise_on_the_workbench() {
     assert_eq!(View::at_start(Some("#report=abc")), View::Report);
     assert_eq!(View::at_start(Some("#compare=abc")), View::Compare);
+    assert_eq!(View::of_link("#compare=abc"), Some(View::Compare));
+    assert_eq!(View::of_link("#pdf=x"), None);
     assert_eq!(View::at_start(Some("#pdf=x")), View::Workbench);
     assert_eq!(View::at_start(None), View::Workbench);
 }
@@ -56,9 +58,13 @@ fn a_page_opens_on_its_links_view_and_otherwise_on_the_workbench() {
 #[test]
 fn a_report_the_workbench_scored_opens_the_report_view_with_its_files() {
     let s = AppState::default()
-        .apply(Action::Error {
-            title: "old".into(),
-            detail: "x".into(),
+        .apply(Action::WorkBanner {
+            n: 0,
+            banner: Some(Banner {
+                title: "old".into(),
+                detail: "x".into(),
+                more: None,
+            }),
         })
         .apply(Action::Show(View::Workbench));
     let s = s.apply(Action::WorkReport {
@@ -146,138 +152,17 @@ fn a_share_link_round_trips_a_report() {
 }
 
 #[test]
-fn a_compare_link_opens_the_compare_view_on_all_its_reports_in_order() {
-    let (a, b, c) = (scored(&[(4, 4)]), scored(&[(9, 9)]), scored(&[(2, 2)]));
-    let fragment =
-        figeval::share::compare_fragment(&[("before.json", &a), ("after.json", &b), ("c", &c)])
-            .unwrap();
-    let s = AppState::default().apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
+fn a_comparison_link_shows_the_compare_view_and_leaves_the_report_alone() {
+    let s = handed(&[(4, 4)]);
+    let r = s.report.clone().unwrap().report;
+    let fragment = figeval::share::compare_fragment(&[("a", &r), ("b", &r)]).unwrap();
+    let s = s.apply(Action::OpenShareLink(link(&format!("#{fragment}"))));
     assert_eq!(s.view, View::Compare);
-    assert!(s.banner.is_none());
-    let names: Vec<String> = s
-        .compared
-        .list()
-        .iter()
-        .map(|o| o.name.to_string())
-        .collect();
     assert_eq!(
-        names,
-        ["before.json", "after.json", "c"],
-        "all of them, in order"
+        s.report.unwrap().report,
+        r,
+        "the runs module opens the comparison"
     );
-    let before = s.compared.slot(Slot::Before).cloned().unwrap();
-    let after = s.compared.slot(Slot::After).cloned().unwrap();
-    assert_eq!((&*before.name, &*before.report), ("before.json", &a));
-    assert_eq!((&*after.name, &*after.report), ("after.json", &b));
-    assert_eq!(s.compared.list().len(), 3);
-    assert_eq!(*s.compared.list()[2].report, c);
-    assert!(s.report.is_none(), "the report view is left alone");
-}
-
-#[test]
-fn reports_are_added_removed_reordered_and_made_the_baseline_in_order() {
-    let (a, b, c) = (scored(&[(4, 4)]), scored(&[(9, 9)]), scored(&[(2, 2)]));
-    let names = |s: &AppState| {
-        s.compared
-            .list()
-            .iter()
-            .map(|o| o.name.to_string())
-            .collect::<Vec<_>>()
-    };
-    let add = |s: AppState, name: &str, r: &Report| {
-        s.apply(Action::AddCompare {
-            name: name.into(),
-            text: Some(r.to_json_pretty()),
-        })
-    };
-    let s = add(add(add(AppState::default(), "a", &a), "b", &b), "c", &c);
-    assert_eq!(s.view, View::Compare);
-    assert_eq!(names(&s), ["a", "b", "c"]);
-    assert_eq!(
-        *s.compared.slot(Slot::Before).unwrap().report,
-        a,
-        "the first is the baseline"
-    );
-    let s = s.apply(Action::MoveCompare { from: 2, to: 0 });
-    assert_eq!(names(&s), ["c", "a", "b"]);
-    assert_eq!(*s.compared.slot(Slot::Before).unwrap().report, c);
-    assert_eq!(*s.compared.slot(Slot::After).unwrap().report, a);
-    let s = s.apply(Action::MoveCompare { from: 1, to: 2 });
-    assert_eq!(names(&s), ["c", "b", "a"]);
-    let s = s.apply(Action::RemoveCompare(0));
-    assert_eq!(names(&s), ["b", "a"]);
-    assert!(
-        s.compared.list().len() == 2,
-        "two reports: before and after, as before"
-    );
-    assert_eq!(&*s.compared.slot(Slot::Before).unwrap().name, "b");
-    // Out of range: nothing moves.
-    let s = s
-        .apply(Action::MoveCompare { from: 5, to: 0 })
-        .apply(Action::MoveCompare { from: 0, to: 2 })
-        .apply(Action::RemoveCompare(9));
-    assert_eq!(names(&s), ["b", "a"]);
-    // A file that is not a report is refused and nothing is added.
-    let s = s.apply(Action::AddCompare {
-        name: "bad.json".into(),
-        text: Some("{".into()),
-    });
-    assert_eq!(names(&s), ["b", "a"]);
-    assert_eq!(s.banner.as_ref().unwrap().title, "bad.json was refused");
-    // The current report: none on show adds nothing.
-    let s = AppState::default().apply(Action::AddCompare {
-        name: "current report".into(),
-        text: None,
-    });
-    assert!(s.compared.list().is_empty());
-}
-
-#[test]
-fn each_report_compared_keeps_its_own_key_through_moves_even_the_same_report_twice() {
-    let a = scored(&[(4, 4)]);
-    let current = |s: AppState| {
-        s.apply(Action::AddCompare {
-            name: "current report".into(),
-            text: None,
-        })
-    };
-    let s = AppState::default().apply(Action::OpenReport {
-        name: "a.json".into(),
-        text: a.to_json_pretty(),
-    });
-    let s = current(current(current(s)));
-    let keys = |s: &AppState| s.compared.list().iter().map(|o| o.key).collect::<Vec<_>>();
-    let was = keys(&s);
-    assert_eq!(was.len(), 3);
-    assert!(
-        was[0] != was[1] && was[1] != was[2] && was[0] != was[2],
-        "{was:?}"
-    );
-    assert!(!was.contains(&s.report.as_ref().unwrap().key));
-    let s = s.apply(Action::MoveCompare { from: 0, to: 2 });
-    assert_eq!(
-        keys(&s),
-        [was[1], was[2], was[0]],
-        "a key moves with its report"
-    );
-}
-
-#[test]
-fn a_corrupt_compare_link_shows_a_message_and_keeps_the_comparison() {
-    let (a, b) = (scored(&[(4, 4)]), scored(&[(9, 9)]));
-    let good = figeval::share::compare_fragment(&[("a", &a), ("b", &b)]).unwrap();
-    let s = AppState::default()
-        .apply(Action::OpenShareLink(link(&format!("#{good}"))))
-        .apply(Action::OpenShareLink(link("#compare=%%%")));
-    let banner = s.banner.unwrap();
-    assert_eq!(banner.title, "This share link cannot be opened");
-    assert_eq!(
-        banner.detail,
-        "this link is damaged (it was cut or changed)"
-    );
-    let more = banner.more.unwrap();
-    assert!(more.contains("not base64url"), "{more}");
-    assert_eq!(&*s.compared.slot(Slot::Before).cloned().unwrap().name, "a");
 }
 
 #[test]
@@ -308,7 +193,7 @@ fn a_dataset_given_where_a_report_belongs_is_named_as_a_dataset() {
     let text = dataset().to_value().to_string();
     let s = AppState::default().apply(Action::OpenReport {
         name: "demo.json".into(),
-        text: text.clone(),
+        text,
     });
     assert!(s.report.is_none());
     let banner = s.banner.unwrap();
@@ -318,43 +203,86 @@ fn a_dataset_given_where_a_report_belongs_is_named_as_a_dataset() {
         "{}",
         banner.detail
     );
-    let s = AppState::default().apply(Action::AddCompare {
-        name: "demo.json".into(),
-        text: Some(text),
-    });
-    let detail = s.banner.unwrap().detail;
-    assert!(
-        detail.starts_with("this is a dataset, not a report"),
-        "{detail}"
-    );
 }
 
 #[test]
-fn the_current_report_can_be_compared_with_a_file() {
-    let s = handed(&[(4, 4)]);
-    let json = s.report.as_ref().unwrap().report.to_json_pretty();
-    let s = s
-        .apply(Action::SetCompare {
-            slot: Slot::Before,
-            name: "current".into(),
-            text: None,
+fn a_stored_run_opens_with_its_name_and_labels_and_a_refusal_says_why_in_words() {
+    use figeval_web_common::api::Answer;
+    let report = scored(&[(4, 4)]);
+    let answer = |status, text: &str, report: Option<String>| {
+        Ok(Answer {
+            status,
+            text: text.into(),
+            json: true,
+            report,
         })
-        .apply(Action::SetCompare {
-            slot: Slot::After,
-            name: "after.json".into(),
-            text: Some(json),
-        });
-    assert_eq!(s.view, View::Compare);
-    assert!(s.compared.slot(Slot::Before).is_some() && s.compared.slot(Slot::After).is_some());
-    let s = s.apply(Action::SetCompare {
-        slot: Slot::After,
-        name: "bad.json".into(),
-        text: Some("{".into()),
+    };
+    let s = AppState::default().apply(Action::OpenRun {
+        id: "abc".into(),
+        answer: answer(
+            200,
+            r#"{"id":"abc","name":"<b>nightly</b>","labels":{"branch":"main"}}"#,
+            Some(report.to_json_pretty()),
+        ),
     });
-    assert!(s.banner.unwrap().title.contains("bad.json"));
+    assert_eq!(s.view, View::Report);
+    let open = s.report.unwrap();
+    assert_eq!(&*open.name, "<b>nightly</b>");
+    let stored = open.stored.unwrap();
     assert_eq!(
-        &*s.compared.slot(Slot::After).cloned().unwrap().name,
-        "after.json",
-        "a bad file leaves the slot alone"
+        (stored.id.as_str(), stored.labels.clone()),
+        ("abc", vec![("branch".to_string(), "main".to_string())])
+    );
+    assert_eq!(*open.report, report);
+    let missing = AppState::default().apply(Action::OpenRun {
+        id: "nope".into(),
+        answer: answer(404, r#"{"error":"not_found","detail":"x"}"#, None),
+    });
+    let banner = missing.banner.unwrap();
+    assert_eq!(
+        (banner.title.as_str(), banner.detail.as_str()),
+        ("This run cannot be opened", "no run has the id \"nope\"")
+    );
+    let unreachable = AppState::default().apply(Action::OpenRun {
+        id: "x".into(),
+        answer: Err("the server could not be reached: TypeError".into()),
+    });
+    assert!(unreachable
+        .banner
+        .unwrap()
+        .detail
+        .contains("could not be reached"));
+    assert_eq!(View::of_link("#run=abc"), Some(View::Report));
+    assert_eq!(View::of_link("#runs=a,b"), Some(View::Compare));
+}
+
+#[test]
+fn a_report_pushed_by_the_runs_module_becomes_a_stored_run_and_a_failure_shows_its_words() {
+    let s = handed(&[(4, 4)]);
+    let key = s.report.as_ref().unwrap().key;
+    let other = s.clone().apply(Action::Pushed {
+        key: key + 1,
+        result: Ok("x".into()),
+    });
+    assert!(
+        other.report.unwrap().stored.is_none(),
+        "another report's push"
+    );
+    let s = s.apply(Action::Pushed {
+        key,
+        result: Ok("abc".into()),
+    });
+    assert_eq!(
+        s.report.as_ref().unwrap().stored.as_ref().unwrap().id,
+        "abc"
+    );
+    let s = s.apply(Action::Pushed {
+        key,
+        result: Err("forbidden words".into()),
+    });
+    let b = s.banner.unwrap();
+    assert_eq!(
+        (b.title.as_str(), b.detail.as_str()),
+        ("The report could not be pushed", "forbidden words")
     );
 }

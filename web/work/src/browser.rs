@@ -23,20 +23,76 @@ fn connect_call(name: &str, args: &js_sys::Array) -> Option<JsValue> {
     f.apply(&c, args).ok()
 }
 
+/// boot.js's `figevalServer` (the team server serving the page, contract §15.5).
+fn server() -> Option<JsValue> {
+    Reflect::get(&js_sys::global(), &"figevalServer".into()).ok()
+}
+
+/// Where the team server's proxy to its deployments answers (`…/api/deployments/`, §15.7).
+pub fn proxy_prefix() -> Option<String> {
+    Reflect::get(&server()?, &"proxy".into()).ok()?.as_string()
+}
+
+/// Whether `url` is the team server's proxy (a deployment it names, asked on the page's own
+/// origin): the server asks the deployment its connector's way and answers in the contract's
+/// shape, so no connector module is asked.
+pub fn proxied(url: &str) -> bool {
+    proxy_prefix().is_some_and(|p| url.starts_with(&p))
+}
+
+/// The deployments the team server serving the page proxies (`GET api/deployments`): `(name,
+/// connector)`, the connector a preset's name or `a connector of its own`. Empty when the page
+/// is not served by `figeval serve`, or may not list them.
+pub async fn deployments() -> Vec<(String, String)> {
+    let Some(f) = server()
+        .and_then(|s| Reflect::get(&s, &"deployments".into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return Vec::new();
+    };
+    let Some(Ok(p)) = server().map(|s| f.call0(&s)) else {
+        return Vec::new();
+    };
+    let text = JsFuture::from(js_sys::Promise::from(p))
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_default();
+    let listed: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let Some(list) = listed["deployments"].as_array() else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|d| {
+            let name = d["name"].as_str()?.to_string();
+            let connector = d["connector"]
+                .as_str()
+                .unwrap_or("a connector of its own")
+                .to_string();
+            Some((name, connector))
+        })
+        .collect()
+}
+
 /// Starts one search: `request` fetched, or, while a connector is in use, its module's `ask`
 /// with the same URL, body and signal (it asks the deployment its way and answers in the
-/// contract's shape).
+/// contract's shape). The team server's proxy is always fetched: it answers in that shape.
 pub fn search(request: &web_sys::Request, url: &str, body: &str) -> js_sys::Promise {
     let args = js_sys::Array::of3(&url.into(), &body.into(), &request.signal());
-    match connect_call("ask", &args) {
+    match (!proxied(url))
+        .then(|| connect_call("ask", &args))
+        .flatten()
+    {
         Some(p) => p.unchecked_into(),
         None => window().fetch_with_request(request),
     }
 }
 
-/// The URL a run's messages name: the connector's, while one is in use.
+/// The URL a run's messages name: the connector's, while one is in use (not for the proxy).
 pub fn shown_url(url: &str) -> String {
-    connect_call("url", &js_sys::Array::of1(&url.into()))
+    (!proxied(url))
+        .then(|| connect_call("url", &js_sys::Array::of1(&url.into())))
+        .flatten()
         .and_then(|u| u.as_string())
         .unwrap_or_else(|| url.to_string())
 }

@@ -46,16 +46,6 @@ fn main() {
 /// said (boot.js calls this once the module is loaded, and after each word from the app).
 #[wasm_bindgen]
 pub fn update() {
-    MOUNTED.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.is_none() {
-            let root = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("work-app"));
-            if let Some(root) = root {
-                *m = Some(figeval_web_common::nested::render(root));
-            }
-        }
-    });
+    MOUNTED.with(|m| figeval_web_common::nested::mount_once("work-app", m));
     bridge::heard();
 }

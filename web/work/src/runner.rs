@@ -29,6 +29,9 @@ pub struct RunHandle {
     stopped: Cell<bool>,
     next_key: Cell<u64>,
     in_flight: RefCell<BTreeMap<u64, AbortController>>,
+    /// An answer of this run has cited a page (through the team server's proxy, an answer
+    /// citing none stops the run until one has).
+    any_page: Cell<bool>,
 }
 
 impl RunHandle {
@@ -189,7 +192,9 @@ async fn search_once(
     let init = RequestInit::new();
     init.set_method("POST");
     init.set_mode(RequestMode::Cors);
-    init.set_credentials(RequestCredentials::Omit);
+    // The session cookie goes to the team server's proxy on the page's own origin (§15.7),
+    // and to no other origin.
+    init.set_credentials(RequestCredentials::SameOrigin);
     init.set_body(&JsValue::from_str(body));
     init.set_signal(Some(&controller.signal()));
     let headers = Headers::new().map_err(transport)?;
@@ -221,6 +226,14 @@ async fn search_once(
         return Err(Outcome::Stopped);
     }
     match result {
+        Either::Left((Ok((status, status_text, text, _)), _)) if browser::proxied(url) => {
+            let answer = search::judge_proxied(status, &status_text, text, handle.any_page.get())
+                .map_err(Outcome::Failed)?;
+            if search::cites_a_page(&answer) {
+                handle.any_page.set(true);
+            }
+            Ok(answer)
+        }
         Either::Left((Ok((status, status_text, text, retry_after)), _)) => {
             search::judge(status, &status_text, text, retry_after).map_err(Outcome::Failed)
         }

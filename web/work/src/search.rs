@@ -43,6 +43,16 @@ pub enum Failure {
     /// The connector in use could not read the answer, or the deployment would not answer
     /// this page (its words, as the connector module put them).
     Connector(String),
+    /// The team server's proxy refused or failed (contract §15.7): its `detail`, whether a
+    /// retry may help (its `retryable`) and the deployment's `Retry-After` in seconds.
+    Proxy {
+        /// The server's words (header values already `[redacted]`).
+        detail: String,
+        /// Its `retryable`.
+        retryable: bool,
+        /// Its `retry_after`.
+        retry_after: Option<String>,
+    },
     /// No answer within the timeout.
     Timeout {
         /// The timeout, in milliseconds.
@@ -64,6 +74,7 @@ impl Failure {
             Failure::Transport(_) => Transport::Connect.retryable(),
             Failure::Timeout { .. } => Transport::Timeout.retryable(),
             Failure::Connector(_) => false,
+            Failure::Proxy { retryable, .. } => *retryable,
             Failure::Answer { failure, .. } => failure.retryable(),
         }
     }
@@ -71,7 +82,9 @@ impl Failure {
     /// The `Retry-After` header of the answer, if it had one.
     pub fn retry_after(&self) -> Option<&str> {
         match self {
-            Failure::Answer { retry_after, .. } => retry_after.as_deref(),
+            Failure::Answer { retry_after, .. } | Failure::Proxy { retry_after, .. } => {
+                retry_after.as_deref()
+            }
             _ => None,
         }
     }
@@ -88,7 +101,7 @@ impl Failure {
                 format::seconds(f64::from(*ms) / 1000.0)
             ),
             Failure::Answer { failure, .. } => failure.to_string(),
-            Failure::Connector(words) => words.clone(),
+            Failure::Connector(words) | Failure::Proxy { detail: words, .. } => words.clone(),
         };
         format!("The search for question {question:?} failed: {what}")
     }
@@ -120,6 +133,42 @@ pub fn judge(
             retry_after,
         }),
     }
+}
+
+/// Judges an answer of the team server's proxy (contract §15.7): an error is the server's
+/// `{"error", "detail", "retryable", "retry_after"}`, said in its words; a 200 is the
+/// contract's answer, judged as any deployment's, and stops the run when none of its hits
+/// cites a page (`no_page`) while no earlier answer has (`any_page`), as `figeval run
+/// --connector` does.
+pub fn judge_proxied(
+    status: u16,
+    status_text: &str,
+    text: String,
+    any_page: bool,
+) -> Result<Answer, Failure> {
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    if !(200..300).contains(&status) {
+        let Some(detail) = v["detail"].as_str() else {
+            return judge(status, status_text, text, None);
+        };
+        return Err(Failure::Proxy {
+            detail: detail.to_string(),
+            retryable: v["retryable"].as_bool().unwrap_or(false),
+            retry_after: v["retry_after"].as_f64().map(|s| s.to_string()),
+        });
+    }
+    let answer = judge(status, status_text, text, None)?;
+    match v["no_page"].as_str() {
+        Some(reason) if !any_page && !cites_a_page(&answer) => {
+            Err(Failure::Connector(reason.to_string()))
+        }
+        _ => Ok(answer),
+    }
+}
+
+/// Whether one of an answer's matches cites a page.
+pub fn cites_a_page(answer: &Answer) -> bool {
+    answer.matches.iter().any(|m| m.pages.is_some())
 }
 
 #[cfg(test)]
@@ -222,6 +271,37 @@ mod tests {
     fn a_match_that_is_not_an_object_names_its_rank() {
         let f = judge(200, "OK", r#"{"matches":[{}, 3]}"#.into(), None).unwrap_err();
         assert!(f.message("Q", "u").contains("rank 2"));
+    }
+
+    #[test]
+    fn a_proxy_failure_is_said_in_the_servers_words_and_retried_when_it_says_so() {
+        let body = r#"{"error":"deployment_failed","detail":"staging: the deployment answered HTTP 503: [redacted]","status":503,"retryable":true,"retry_after":2}"#;
+        let f = judge_proxied(502, "Bad Gateway", body.into(), false).unwrap_err();
+        assert!(f.retryable());
+        assert_eq!(f.retry_after(), Some("2"));
+        assert_eq!(
+            f.message("q", "u"),
+            "The search for question \"q\" failed: staging: the deployment answered HTTP 503: [redacted]"
+        );
+        let unknown =
+            r#"{"error":"not_found","detail":"no deployment is named \"x\"","retryable":false}"#;
+        assert!(!judge_proxied(404, "Not Found", unknown.into(), false)
+            .unwrap_err()
+            .retryable());
+    }
+
+    #[test]
+    fn a_proxied_answer_citing_no_page_stops_the_run_only_before_any_page_was_cited() {
+        let body = r#"{"read_through":"langserve","matches":[{"chunk_id":1,"provenance":{}}],"no_page":"no hit has output[].metadata.page"}"#;
+        assert_eq!(
+            judge_proxied(200, "OK", body.into(), false).unwrap_err(),
+            Failure::Connector("no hit has output[].metadata.page".into())
+        );
+        assert!(judge_proxied(200, "OK", body.into(), true).is_ok());
+        let cited = r#"{"matches":[{"chunk_id":1,"provenance":{"page_start":3,"page_end":3}}]}"#;
+        assert!(cites_a_page(
+            &judge_proxied(200, "OK", cited.into(), false).unwrap()
+        ));
     }
 
     #[test]

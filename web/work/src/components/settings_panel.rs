@@ -4,6 +4,7 @@ use figeval::CacheMode;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::browser;
 use crate::settings::{Settings, SettingsError};
 use crate::state::{Action, WorkState};
 
@@ -55,12 +56,60 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::Settings(Settings::default())))
     };
+    // Served by figeval serve: the deployments its proxy reaches (§15.7), asked at start and
+    // after each sign-in or out.
+    let deployments = use_state(Vec::<(String, String)>::new);
+    {
+        let deployments = deployments.clone();
+        use_effect_with((), move |()| {
+            let ask = move || {
+                let deployments = deployments.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    deployments.set(browser::deployments().await);
+                });
+            };
+            ask();
+            let heard = web_sys::window()
+                .map(|w| gloo_events::EventListener::new(&w, "figeval-session", move |_| ask()));
+            move || drop(heard)
+        });
+    }
+    let proxy = browser::proxy_prefix().unwrap_or_default();
+    let on_proxy = {
+        let settings = props.settings.clone();
+        let d = props.dispatch.clone();
+        let proxy = proxy.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            let mut s = settings.clone();
+            s.base_url = match select.value().as_str() {
+                "" => Settings::default().base_url,
+                name => format!("{proxy}{name}"),
+            };
+            d.dispatch(Action::Settings(s));
+        })
+    };
     let s = &props.settings;
     let locked = props.locked;
+    let through = (!deployments.is_empty()).then(|| {
+        let chosen = s.base_url.strip_prefix(&proxy).unwrap_or_default();
+        html! {
+            <label class="wide">{ "Through figeval serve" }
+                <select data-testid="deployment-proxy" onchange={on_proxy} disabled={locked}>
+                    <option value="" selected={chosen.is_empty()}>{ "— none: the base URL, asked from this browser" }</option>
+                    { for deployments.iter().map(|(name, connector)| html! {
+                        <option value={name.clone()} selected={chosen == name}>{ format!("{name} ({connector})") }</option>
+                    }) }
+                </select>
+                <span class="hint">{ "asked by the server that serves this page, with the credentials it holds" }</span>
+            </label>
+        }
+    });
     html! {
         <section class="card" aria-labelledby="deploy-h">
             <h2 id="deploy-h"><span class="step">{"2"}</span>{ "Deployment" }</h2>
             <div class="form-grid">
+                { for through }
                 <label class="wide">{ "Base URL" }
                     <input type="url" data-testid="base-url" value={s.base_url.clone()}
                            oninput={update(|s| &mut s.base_url)} disabled={locked} spellcheck="false" />

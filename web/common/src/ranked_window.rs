@@ -7,10 +7,10 @@ use figeval::snippet::Snippet;
 use figeval::{Report, ScoreConfig};
 use yew::prelude::*;
 
-use crate::components::table_scroll::table_scroll;
 use crate::format::{self, Chip};
 use crate::said::Said;
 use crate::shared::Shared;
+use crate::table_scroll::table_scroll;
 
 /// Chips shown per match before a wide span is abbreviated.
 const MAX_CHIPS: u32 = 8;

@@ -1,85 +1,21 @@
-//! The runs module's views: the comparison's tables ([`Tables`], into the Compare view's
-//! `#runs-app`), and each scope's ranking metrics with the items × runs table ([`More`], into its
-//! `#runs-more`). Both show what the app last announced, read once per announcement.
+//! The compare view's cards below the questions that changed: each scope's ranking metrics
+//! for every compared report with each run's change from the baseline, and the items × runs
+//! table, which sorts and filters the questions by group, by hit or miss on a metric in each
+//! run, and by first-hit rank.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use figeval::matrix::{compare_many, Matrix};
 use figeval::{render, Group, Metric, Scope};
+use figeval_web_common::shared::Shared;
 use figeval_web_common::table_scroll::table_scroll;
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::state::{self, Order, Runs, Show};
-use crate::tables;
 
-/// The compared reports as read from the last announcement, with their comparison: `None`
-/// while fewer than two are compared, an error when one cannot be read.
-type Shown = Option<Result<Rc<(Runs, Matrix)>, String>>;
-
-thread_local! {
-    /// What the views show.
-    static SHOWN: RefCell<Shown> = const { RefCell::new(None) };
-    /// Re-render each mounted view (registered by the views).
-    static REFRESH: RefCell<Vec<Callback<()>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Reads what the app announced again and has both views show it.
-pub fn refresh() {
-    let (names, texts) = announced();
-    let shown = Runs::parse(names, &texts).map(|r| {
-        r.map(|runs| {
-            let named: Vec<(&str, &figeval::Report)> = runs
-                .names
-                .iter()
-                .map(String::as_str)
-                .zip(&runs.reports)
-                .collect();
-            let matrix = compare_many(named[0], &named[1..]);
-            Rc::new((runs, matrix))
-        })
-    });
-    SHOWN.with(|s| *s.borrow_mut() = shown);
-    for cb in REFRESH.with(|r| r.borrow().clone()) {
-        cb.emit(());
-    }
-}
-
-/// What the views show now, and a re-render when it changes.
-#[hook]
-fn use_shown() -> Shown {
-    let tick = use_state(|| 0u32);
-    {
-        let tick = tick.clone();
-        use_effect_with((), move |()| {
-            let cb = Callback::from(move |()| tick.set(tick.wrapping_add(1)));
-            REFRESH.with(|r| r.borrow_mut().push(cb.clone()));
-            move || REFRESH.with(|r| r.borrow_mut().retain(|c| *c != cb))
-        });
-    }
-    SHOWN.with(|s| s.borrow().clone())
-}
-
-/// What the app last announced (boot.js keeps it on `figevalRuns`): the compared reports'
-/// names and JSON texts.
-fn announced() -> (Vec<String>, Vec<String>) {
-    let list = |key: &str| -> Vec<String> {
-        Reflect::get(&js_sys::global(), &JsValue::from_str("figevalRuns"))
-            .and_then(|b| Reflect::get(&b, &JsValue::from_str(key)))
-            .ok()
-            .filter(|v| v.is_object())
-            .map(|v| {
-                js_sys::Array::from(&v)
-                    .iter()
-                    .map(|x| x.as_string().unwrap_or_default())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    (list("names"), list("reports"))
+/// Props of [`More`].
+#[derive(Properties, PartialEq)]
+pub struct MoreProps {
+    /// The reports compared, in order (the baseline first).
+    pub runs: Shared<Runs>,
 }
 
 /// A select's change as its value.
@@ -87,31 +23,14 @@ fn on_select(set: impl Fn(String) + 'static) -> Callback<Event> {
     Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
 }
 
-/// The comparison's tables, by scope, or why the reports could not be read.
-#[function_component(Tables)]
-pub fn tables_view() -> Html {
-    match use_shown() {
-        None => html! {},
-        Some(Err(e)) => {
-            html! { <p class="field-error" role="alert" data-testid="runs-error">{ e }</p> }
-        }
-        Some(Ok(shown)) => tables::tables(&shown.1),
-    }
-}
-
 /// The ranking metrics of every scope and the items × runs table.
 #[function_component(More)]
-pub fn more() -> Html {
-    let shown = use_shown();
+pub fn more(props: &MoreProps) -> Html {
     let metric = use_state(|| Metric::PageHitAt3);
     let group = use_state(|| None::<Group>);
     let show = use_state(|| Show::All);
     let order = use_state(|| Order::Dataset);
-    // An error is said once, by the tables above.
-    let Some(Ok(shown)) = shown else {
-        return html! {};
-    };
-    let runs = &shown.0;
+    let runs = &*props.runs;
     let controls = {
         let (m, g, s, o) = (metric.clone(), group.clone(), show.clone(), order.clone());
         html! {

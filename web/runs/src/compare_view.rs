@@ -1,51 +1,121 @@
-//! The Compare view (contract §7, §7.1): the reports compared and their pickers, the finding
-//! first (what changed, and whether it can be told from chance, in `figeval::render`'s words),
-//! the questions that changed with every report's ranked window side by side, and the share
-//! card last. The comparison's tables by scope, its ranking metrics and items × runs are the
-//! runs module's (web/runs), loaded once two reports are compared: it renders them into this
-//! view's `#runs-app` and `#runs-more`.
+//! The Compare view (contract §7, §7.1), rendered into the app's `#compare-app`: the reports
+//! compared and their pickers, the finding first (what changed, and whether it can be told from
+//! chance, in `figeval::render`'s words), the comparison's tables by scope, the questions that
+//! changed with every report's ranked window side by side, each scope's ranking metrics and the
+//! items × runs table, and the share card last.
 
 use figeval::matrix::{compare_many, movers, Mover};
 use figeval::render;
-use figeval::Metric;
+use figeval::share::Link;
+use figeval::{Metric, Report};
+use figeval_web_common::file_drop::FileDrop;
+use figeval_web_common::file_picker::FilePicker;
+use figeval_web_common::focus;
+use figeval_web_common::open_report::OpenReport;
+use figeval_web_common::ranked_window::RankedWindow;
+use figeval_web_common::share_panel::SharePanel;
+use figeval_web_common::shared::Shared;
+use figeval_web_common::short_link::ShortLink;
+use figeval_web_common::{api, checked, link};
 use yew::prelude::*;
 
-use crate::browser;
-use crate::components::file_drop::FileDrop;
-use crate::components::file_picker::FilePicker;
-use crate::components::ranked_window::RankedWindow;
-use crate::components::share_panel::SharePanel;
-use crate::shared::Shared;
-use crate::state::{Action, AppState, Compared, OpenReport, Slot};
-use figeval::Report;
+use crate::bridge;
+use crate::compared::{Action, Banner, CompareState, Slot};
+use crate::more::More;
+use crate::state::Runs;
+use crate::tables;
 
 /// How many gained/lost questions are listed before "and N more".
 const LISTED: usize = 25;
 
-/// Props of [`CompareView`].
-#[derive(Properties, PartialEq)]
-pub struct CompareViewProps {
-    /// The reports compared, in order (the baseline first).
-    pub compared: Compared,
-    /// Whether a report is on show (it can fill a slot).
-    pub has_current: bool,
-    /// Where actions go.
-    pub dispatch: UseReducerDispatcher<AppState>,
+type Dispatch = UseReducerDispatcher<CompareState>;
+
+/// Puts the app's report on show in `slot` (`None`: after the others).
+fn take_current(slot: Option<Slot>, d: &Dispatch) {
+    match bridge::current() {
+        Ok(current) => d.dispatch(Action::SetCurrent(slot, current)),
+        Err(b) => d.dispatch(Action::Failed(b)),
+    }
+}
+
+/// Opens the comparison of a `#compare=` fragment, or the stored runs of a `#runs=A,B,…` one
+/// (read from the team server, A the baseline), when the page has one.
+fn open_fragment() {
+    let Some(f) = link::fragment() else {
+        return;
+    };
+    if let Some(ids) = f.strip_prefix("#runs=") {
+        let ids: Vec<String> = ids
+            .split('&')
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .filter(|id| !id.is_empty())
+            .map(str::to_string)
+            .collect();
+        wasm_bindgen_futures::spawn_local(async move {
+            bridge::send(match stored_runs(&ids).await {
+                Ok(list) => Action::Open(list, false),
+                Err(detail) => Action::Failed(Banner {
+                    title: "These runs cannot be compared".into(),
+                    detail,
+                    more: None,
+                }),
+            });
+        });
+        return;
+    }
+    if !f.starts_with("#compare=") {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        bridge::send(match link::open_link(&f).await {
+            Ok(Link::Compare(reports)) => Action::Open(crate::compared::named(reports), false),
+            // A report's link is the app's.
+            Ok(Link::Report(_)) => return,
+            Err(e) => {
+                let (title, detail, more) = link::refused(&e);
+                Action::Failed(Banner {
+                    title: title.into(),
+                    detail,
+                    more,
+                })
+            }
+        });
+    });
+}
+
+/// The stored runs `ids`, read from the team server in order (contract §15.5), or why not in
+/// words: at least two, each read by `Report::parse`.
+pub async fn stored_runs(ids: &[String]) -> Result<Vec<OpenReport>, String> {
+    if ids.len() < 2 {
+        return Err(format!(
+            "a #runs= link names at least 2 runs, this one {}",
+            ids.len()
+        ));
+    }
+    let mut list = Vec::with_capacity(ids.len());
+    for id in ids {
+        list.push(api::open_run(id, api::run(id).await)?);
+    }
+    Ok(list)
 }
 
 fn slot_card(
     slot: Slot,
     open: Option<&OpenReport>,
     has_current: bool,
-    dispatch: &UseReducerDispatcher<AppState>,
+    dispatch: &Dispatch,
 ) -> Html {
     let (title, id) = match slot {
         Slot::Before => ("Before", "before"),
         Slot::After => ("After", "after"),
     };
     let d = dispatch.clone();
-    let to =
-        Callback::from(move |(name, text)| d.dispatch(Action::SetCompare { slot, name, text }));
+    let to = Callback::from(move |(name, text): (String, Option<String>)| match text {
+        Some(text) => d.dispatch(Action::SetFile { slot, name, text }),
+        None => take_current(Some(slot), &d),
+    });
     let summary = match open {
         Some(o) => html! {
             <p data-testid={format!("compare-{id}-name")}>
@@ -73,15 +143,16 @@ fn report_picker(
     [file_label, current_label]: [&'static str; 2],
     to: Callback<(String, Option<String>)>,
     has_current: bool,
-    dispatch: &UseReducerDispatcher<AppState>,
+    dispatch: &Dispatch,
 ) -> Html {
     let on_file = to.reform(|(name, text): (String, String)| (name, Some(text)));
     let d = dispatch.clone();
     let on_error = Callback::from(move |detail: String| {
-        d.dispatch(Action::Error {
+        d.dispatch(Action::Failed(Banner {
             title: "The report could not be read".into(),
             detail,
-        })
+            more: None,
+        }))
     });
     let use_current = to.reform(|_: MouseEvent| ("current report".to_string(), None));
     html! {
@@ -112,12 +183,12 @@ fn refocus(pending: &Refocus) {
     if let Some((key, pressed)) = pending.borrow_mut().take() {
         let other = if pressed == "down" { "up" } else { "down" };
         let found = [pressed, other].into_iter().any(|b| {
-            browser::focus(&format!(
+            focus::focus(&format!(
                 "[data-run=\"{key}\"] [data-testid=compare-run-{b}]:not(:disabled)"
             ))
         });
         if !found && pressed == "remove" {
-            browser::focus("[data-testid=compare-runs] h2");
+            focus::focus("[data-testid=compare-runs] h2");
         }
     }
 }
@@ -128,7 +199,7 @@ fn runs_card(
     list: &[(AttrValue, Shared<Report>)],
     keys: &[u64],
     has_current: bool,
-    dispatch: &UseReducerDispatcher<AppState>,
+    dispatch: &Dispatch,
     pending: &Refocus,
 ) -> Html {
     // An action, and the row (by key) and button focus goes to after it.
@@ -141,7 +212,7 @@ fn runs_card(
     };
     let last = list.len().saturating_sub(1);
     let rows = list.iter().zip(keys).enumerate().map(|(i, ((name, _), &key))| {
-        let move_to = |to: usize, pressed| press(Action::MoveCompare { from: i, to }, Some((key, pressed)));
+        let move_to = |to: usize, pressed| press(Action::Move { from: i, to }, Some((key, pressed)));
         // Removed, focus goes to the Remove of the report after it (or before it, at the end).
         let next = keys.get(i + 1).or(i.checked_sub(1).and_then(|j| keys.get(j)));
         html! {
@@ -156,7 +227,7 @@ fn runs_card(
                                // A blank name is not taken: the field shows the name again.
                                match input.value().trim() {
                                    "" => input.set_value(&name),
-                                   v => d.dispatch(Action::RenameCompare(i, v.to_string())),
+                                   v => d.dispatch(Action::Rename(i, v.to_string())),
                                }
                            })} />
                     if i == 0 { { " " }<span class="badge">{ "baseline" }</span> }</span>
@@ -168,13 +239,16 @@ fn runs_card(
                     <button data-testid="compare-run-down" disabled={i == last} aria-label="Move down"
                             onclick={move_to(i + 1, "down")}>{ "↓" }</button>
                     <button data-testid="compare-run-remove"
-                            onclick={press(Action::RemoveCompare(i), next.map(|&k| (k, "remove")))}>{ "Remove" }</button>
+                            onclick={press(Action::Remove(i), next.map(|&k| (k, "remove")))}>{ "Remove" }</button>
                 </span>
             </li>
         }
     });
     let d = dispatch.clone();
-    let to = Callback::from(move |(name, text)| d.dispatch(Action::AddCompare { name, text }));
+    let to = Callback::from(move |(name, text): (String, Option<String>)| match text {
+        Some(text) => d.dispatch(Action::AddFile { name, text }),
+        None => take_current(None, &d),
+    });
     html! {
         <section class="card" data-testid="compare-runs">
             if list.len() >= 3 {
@@ -235,11 +309,77 @@ fn movers_card(list: &[OpenReport], movers: &[Mover]) -> Html {
     }
 }
 
+/// Whether the next render moves focus to the view's first heading: the app put its report in
+/// a slot, which opened the view by other means than its button.
+static FOCUS_HEADING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The app put its report on show in `slot` (its *Compare: use as before/after*).
+pub fn put(slot: Slot) {
+    FOCUS_HEADING.store(true, std::sync::atomic::Ordering::Relaxed);
+    match bridge::current() {
+        Ok(current) => bridge::send(Action::SetCurrent(Some(slot), current)),
+        Err(b) => bridge::send(Action::Failed(b)),
+    }
+}
+
+/// The effects of the view: it registers its dispatcher and re-renders when the app says
+/// something; opens a `#compare=` link, at start and when the fragment changes; hands each new
+/// failure to the app's banner, tells the app how many reports it compares, and has the
+/// document check read the baseline's items while the Compare view is on show.
+#[hook]
+fn use_bridge(state: &UseReducerHandle<CompareState>) {
+    bridge::use_heard();
+    {
+        let d = state.dispatcher();
+        use_effect_with((), move |()| {
+            bridge::attach(d);
+            open_fragment();
+            let on_hash = web_sys::window()
+                .map(|w| gloo_events::EventListener::new(&w, "hashchange", |_| open_fragment()));
+            move || drop(on_hash)
+        });
+    }
+    use_effect_with(state.banner.clone(), |(n, b)| {
+        if *n > 0 {
+            bridge::banner(b.as_ref());
+        }
+    });
+    let list = state.compared.list();
+    let on_show = bridge::view() == "compare";
+    let n = list.len();
+    use_effect_with(state.show, move |show| {
+        if *show > 0 {
+            bridge::compared(n, true);
+        }
+    });
+    use_effect_with(
+        (list.len(), list.first().cloned(), on_show),
+        move |(n, base, on_show)| {
+            bridge::compared(*n, false);
+            if let (Some(base), true) = (base, on_show) {
+                checked::announce(&checked::of_report(
+                    base,
+                    "the baseline report of the comparison",
+                ));
+            }
+        },
+    );
+    use_effect(|| {
+        if FOCUS_HEADING.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            focus::focus("#view-compare h2");
+        }
+    });
+}
+
 /// The view.
 #[function_component(CompareView)]
-pub fn compare_view(props: &CompareViewProps) -> Html {
+pub fn compare_view() -> Html {
+    let state = use_reducer(CompareState::default);
+    use_bridge(&state);
+    let has_current = bridge::has_current();
+    let dispatch = state.dispatcher();
     // The reports in order, the baseline first: two are before and after, more the matrix.
-    let compared = props.compared.list();
+    let compared = state.compared.list();
     let named: Vec<(AttrValue, Shared<Report>)> = compared
         .iter()
         .map(|o| (AttrValue::from(o.name.clone()), o.report.clone()))
@@ -262,17 +402,18 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
             .as_ref()
             .map_or_else(Vec::new, |m| movers(&m.comparisons))
     });
-    let d = props.dispatch.clone();
-    let swap = Callback::from(move |_: MouseEvent| d.dispatch(Action::SwapCompare));
+    let runs = use_memo(compared.to_vec(), |l| Shared::new(Runs::of(l)));
+    let d = dispatch.clone();
+    let swap = Callback::from(move |_: MouseEvent| d.dispatch(Action::Swap));
     let many = named.len() >= 3;
     html! {
         <div class="compare" data-testid="compare-view">
             if !many {
                 <div class="slots">
-                    { slot_card(Slot::Before, props.compared.slot(Slot::Before), props.has_current, &props.dispatch) }
+                    { slot_card(Slot::Before, state.compared.slot(Slot::Before), has_current, &dispatch) }
                     <button class="swap" onclick={swap} title="Swap before and after" aria-label="Swap before and after" data-testid="compare-swap"
                             disabled={compared.is_empty()}>{ "⇄" }</button>
-                    { slot_card(Slot::After, props.compared.slot(Slot::After), props.has_current, &props.dispatch) }
+                    { slot_card(Slot::After, state.compared.slot(Slot::After), has_current, &dispatch) }
                 </div>
             }
             if let Some(m) = &*matrix {
@@ -285,15 +426,15 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                         </p>
                     }) }
                 </div>
-                { runs_card(&named, &keys, props.has_current, &props.dispatch, &pending) }
-                // The comparison's tables, by scope: the runs module's (web/runs).
-                <div id="runs-app" class="runs-part"></div>
+                { runs_card(&named, &keys, has_current, &dispatch, &pending) }
+                <div class="runs-part">{ tables::tables(m) }</div>
                 { movers_card(compared, &moved) }
-                // Its ranking metrics and items × runs: the runs module's too.
-                <div id="runs-more" class="runs-part"></div>
+                <div class="runs-part"><More runs={(*runs).clone()} /></div>
                 <section class="card" data-testid="compare-share">
                     <h2>{ "Share this comparison" }</h2>
                     <SharePanel testid="compare-" reports={named.clone()} />
+                    <ShortLink testid="compare-" reports={compared.to_vec()}
+                               may_push={bridge::server_text().as_deref().and_then(api::may_push)} />
                 </section>
             } else {
                 <p class="muted">{ "Open two reports of the same dataset (files, or the current report) to compare them." }</p>

@@ -4,8 +4,8 @@
 use figeval::{share, Report};
 use yew::prelude::*;
 
-use crate::browser;
 use crate::format;
+use crate::link;
 use crate::shared::Shared;
 
 /// Props of [`SharePanel`].
@@ -36,9 +36,9 @@ async fn make_link(reports: Vec<(AttrValue, Shared<Report>)>) -> Result<String, 
             (share::COMPARE_PREFIX, payload)
         }
     };
-    let deflated = browser::deflate(&payload).await?;
+    let deflated = link::deflate(&payload).await?;
     let value = share::wrap(&deflated).map_err(|e| e.to_string())?;
-    Ok(format!("{}#{prefix}{value}", browser::page_address()))
+    Ok(format!("{}#{prefix}{value}", link::page_address()))
 }
 
 /// The link, its copy button, or why there is none.
@@ -107,7 +107,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                 let url = url.clone();
                 let copied = copied.clone();
                 Callback::from(move |_: MouseEvent| {
-                    browser::copy_text(&url);
+                    link::copy_text(&url);
                     copied.set(true);
                 })
             };
