@@ -106,7 +106,7 @@ impl Tree {
     /// Whether `path`, written in the document `doc`, names a tracked file or folder (rule 6):
     /// from the repository root, from the document's folder, or as the last segments of a
     /// tracked path (prose names a file from the crate or folder it is talking about, as
-    /// `src/state/compare.rs` in web/README.md).
+    /// `src/state/run.rs` in web/README.md).
     pub fn names(&self, doc: &str, path: &str) -> bool {
         let path = path.trim_start_matches("./").trim_end_matches('/');
         let from_doc = normalise(parent(doc), path);
