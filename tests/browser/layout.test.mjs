@@ -4,30 +4,17 @@
 // either width no cell is cut off and no comparison cell wraps. The app's header comes first,
 // and the document tools are a view of their own.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  OCTAVE_PDF, missing, appHarness, refsearchReport, scratch,
+  OCTAVE_PDF, missing, appHarness, figuresReports,
 } from './support.mjs';
 import { existsSync } from 'node:fs';
 
 const skip = missing({ figeval: true, refsearch: true }) || false;
 const h = appHarness(skip);
-let tmp;
-const reports = {};
-
-before(async () => {
-  if (skip) return;
-  tmp = scratch();
-  // The demo's pair: the same refsearch command but for --figures.
-  await Promise.all(['off', 'on'].map(async (figures) => {
-    reports[figures] = `${tmp.dir}/octave-figures-${figures}.json`;
-    await refsearchReport({ figures, run: ['--out', reports[figures]] });
-  }));
-});
-after(async () => {
-  tmp?.remove();
-});
+// The demo's pair: the same refsearch command but for --figures.
+const reports = figuresReports(skip);
 
 /**
  * Problems with the visible tables under `root`, as sentences. A table must sit in a

@@ -337,6 +337,27 @@ export function appHarness(skip) {
 }
 
 /**
+ * The demo's pair of Octave reports, figures off and on (refsearch, then `figeval run --out
+ * --name "figures off|on"`), written before the file's tests and removed after them. Returns
+ * { off, on, dir }: their paths and folder, set once written.
+ */
+export function figuresReports(skip) {
+  const r = {};
+  let tmp;
+  before(async () => {
+    if (skip) return;
+    tmp = scratch();
+    r.dir = tmp.dir;
+    await Promise.all(['off', 'on'].map(async (figures) => {
+      r[figures] = `${tmp.dir}/octave-figures-${figures}.json`;
+      await refsearchReport({ figures, run: ['--out', r[figures], '--name', `figures ${figures}`] });
+    }));
+  });
+  after(() => tmp?.remove());
+  return r;
+}
+
+/**
  * Collects the page's console errors and page errors into `page.problems`. The page asks the
  * deployment what it serves (`GET …/health`), and the Runs view whether a figeval server serves
  * it (`GET api/session`); the browser logs those requests failing when nothing answers them

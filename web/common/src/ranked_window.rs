@@ -125,13 +125,10 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             <>
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
                 data-testid="window-row" data-rank={row.rank.to_string()}>
-                <td class="num">{ row.rank }</td>
-                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.to_string() } }</code>
-                    if let Some(f) = &row.file_path { <br /><span class="muted small" data-testid="match-file">{ f.to_string() }</span> }</td>
-                <td class="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
-                <td>{ span }</td>
-                <td>{ kind }</td>
-                <td data-testid="on-expected" data-on={row.on_expected_page.to_string()}>
+                <td class="num" data-col="rank">{ row.rank }</td>
+                <td class="pages" data-col="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
+                <td data-col="kind">{ kind }</td>
+                <td data-testid="on-expected" data-col="verdict" data-on={row.on_expected_page.to_string()}>
                     if row.on_expected_page {
                         <span class="badge hit">{ "✓ expected page" }</span>
                     } else if row.wrong_file {
@@ -140,6 +137,9 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                         <span class="badge miss-soft">{ "✗ off page" }</span>
                     }
                 </td>
+                <td>{ span }</td>
+                <td><code class="chunk">{ if row.chunk_id.is_empty() { "—".to_string() } else { row.chunk_id.to_string() } }</code>
+                    if let Some(f) = &row.file_path { <br /><span class="muted small" data-testid="match-file">{ f.to_string() }</span> }</td>
             </tr>
             if let Some(s) = said.and_then(|s| s.get(row.rank as usize - 1)) { { said_row(s) } }
             </>
@@ -169,9 +169,11 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
                 { table_scroll("ranked window", html! {
                     <table class="window-table">
                         <thead><tr>
-                            <th scope="col" class="num">{ "rank" }</th><th scope="col">{ "chunk" }</th>
-                            <th scope="col">{ "cited pages" }</th><th scope="col">{ "span" }</th>
+                            // Rank, cited pages, kind and verdict first: on a phone they are
+                            // what shows without scrolling the table (style.css).
+                            <th scope="col" class="num">{ "rank" }</th><th scope="col">{ "cited pages" }</th>
                             <th scope="col">{ "kind" }</th><th scope="col">{ "on an expected page" }</th>
+                            <th scope="col">{ "span" }</th><th scope="col">{ "chunk" }</th>
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
