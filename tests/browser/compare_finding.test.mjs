@@ -18,11 +18,14 @@ const OCTAVE = JSON.parse(readFileSync(OCTAVE_DATASET, 'utf8'));
 const dir = skip ? null : scratch();
 after(() => dir?.remove());
 
-/** The report file `figeval score` writes for a capture missing every `every`-th item. */
+/**
+ * The report file `figeval score` writes for a capture missing every `every`-th item, its run
+ * named `name` (the page and `figeval compare` both call a run by its run.name).
+ */
 async function reportFile(name, every) {
   const out = `${dir.dir}/${name}.json`;
   const r = await figeval(['score', '--responses', dir.file(`${name}.jsonl`, missEvery(OCTAVE, every)),
-    '--dataset', OCTAVE_DATASET, '--out', out]);
+    '--dataset', OCTAVE_DATASET, '--out', out, '--name', name]);
   assert.equal(r.code, 0, r.stderr);
   return out;
 }
@@ -65,7 +68,7 @@ test('the compare view\'s first line is the finding figeval compare prints first
   assert.deepEqual(await first.locator('summary .pip').allTextContents(), gainedOn, 'every metric it moved on, in one row');
   await first.locator('summary').click();
   const sides = first.locator('[data-testid=side-by-side] .side');
-  assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelector(':scope > h3').textContent)), ['before.json', 'after.json']);
+  assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelector(':scope > h3').textContent)), ['before', 'after'], 'called by their runs, not their files');
   assert.equal(await sides.locator('[data-testid=ranked-window]').count(), 2);
   // Before, every item missed; after, this one hit: its window after has a match on its page.
   assert.deepEqual(await sides.evaluateAll((ss) => ss.map((x) => x.querySelectorAll('[data-testid=on-expected][data-on=true]').length > 0)), [false, true]);
@@ -75,8 +78,8 @@ test('the compare view\'s first line is the finding figeval compare prints first
   await page.setInputFiles('[data-testid=compare-add-input]', await reportFile('third', 3));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-finding]').length === 2);
   const many = await page.$$eval('[data-testid=compare-finding]', (ps) => ps.map((p) => p.textContent));
-  assert.equal(many[0], `after.json: ${cliFinding}`);
-  assert.match(many[1], /^third\.json: page_hit_at_3 rose 0\.00 → /);
+  assert.equal(many[0], `after: ${cliFinding}`);
+  assert.match(many[1], /^third: page_hit_at_3 rose 0\.00 → /);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

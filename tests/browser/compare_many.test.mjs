@@ -31,7 +31,7 @@ const capture = (every) => missEvery(dataset, every);
 /** A report file `figeval score` wrote for capture(every): { path, report }. */
 async function reportFile(name, every) {
   const responses = tmp.file(`${name}.jsonl`, capture(every));
-  // Named as its file: `figeval compare` names runs by run.name, the page (for now) by file.
+  // Named as its file: `figeval compare` and the page both call a run by its run.name.
   const report = await figevalReport(['score', '--responses', responses, '--dataset', OCTAVE_DATASET, '--name', `${name}.json`]);
   return { path: tmp.file(`${name}.json`, JSON.stringify(report)), report };
 }

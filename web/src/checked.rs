@@ -73,7 +73,8 @@ mod tests {
             .collect();
         let (report, said) = crate::state::tests::score(&d, &capture);
         let open = OpenReport {
-            name: "here.json".into(),
+            name: "here".into(),
+            from: "here.json".into(),
             report: crate::shared::Shared::new(report),
             said: Some(crate::shared::Shared::new(said)),
             key: 1,

@@ -8,11 +8,14 @@ use figeval::{Dataset, Report, ReportError};
 use crate::said::Said;
 use crate::shared::Shared;
 
-/// A report and what it is called (its file, `live`, `share link`…).
+/// A report, what it is called (its run's name) and where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenReport {
-    /// Where it came from.
+    /// The run's name (`run.name`, else where it came from), as the report view's title,
+    /// compare and the matrix show it; renaming the report renames its run.
     pub name: Rc<str>,
+    /// Where it came from: its file, `live run`, `share link`…
+    pub from: Rc<str>,
     /// The report.
     pub report: Shared<Report>,
     /// What its matches said, when it was scored here from responses (a live run, a capture).
@@ -38,16 +41,39 @@ pub struct Stored {
 static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl OpenReport {
-    /// A report newly open, with a key of its own.
-    pub fn new(name: &str, report: Report) -> OpenReport {
+    /// A report newly open from `from` (its file, `live run`, `share link`), with a key of its
+    /// own, called by its run's name, else (a report from before names) by where it came from.
+    /// (Not [`Report::shown_name`]'s name from the facts: its host and time formatting would put
+    /// the main bundle over budget.)
+    pub fn new(from: &str, report: Report) -> OpenReport {
+        let name = report.run.name.clone().unwrap_or_else(|| from.to_string());
+        OpenReport::named(name, from, report)
+    }
+
+    /// A report called `name`, from `from`, with a key of its own.
+    pub fn named(name: String, from: &str, report: Report) -> OpenReport {
         OpenReport {
             name: name.into(),
+            from: from.into(),
             report: Shared::new(report),
             said: None,
             key: 0,
             stored: None,
         }
         .keyed()
+    }
+
+    /// The same report with its run named `name` (trimmed; nothing when it is empty): the name
+    /// it is shown by, and the `run.name` its share links and downloads carry.
+    pub fn rename(&mut self, name: &str) {
+        let name = name.trim();
+        if name.is_empty() || *self.name == *name {
+            return;
+        }
+        let mut report = (*self.report).clone();
+        report.run.name = Some(name.to_string());
+        self.report = Shared::new(report);
+        self.name = name.into();
     }
 
     /// The same report as a new entry, with a key of its own.

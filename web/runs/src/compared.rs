@@ -13,7 +13,7 @@ use yew::Reducible;
 pub fn named(reports: Vec<figeval::share::NamedReport>) -> Vec<OpenReport> {
     reports
         .into_iter()
-        .map(|n| OpenReport::new(&n.name, n.report))
+        .map(|n| OpenReport::named(n.name, "share link", n.report))
         .collect()
 }
 
@@ -120,7 +120,7 @@ impl Compared {
     pub fn rename(&mut self, at: usize, name: &str) {
         let name = name.trim();
         if at < self.reports.len() && !name.is_empty() {
-            Rc::make_mut(&mut self.reports)[at].name = name.into();
+            Rc::make_mut(&mut self.reports)[at].rename(name);
         }
     }
 
@@ -273,7 +273,10 @@ pub(crate) mod tests {
             .map(|it| figeval_web_common::demo::body(&it.question, pages).to_string() + "\n")
             .collect();
         let read = CaptureReader::read_str(Pairing::new(&d, ScoreConfig::default()), &text);
-        Report::build(read.pairing.finish(false).unwrap(), RunInfo::default())
+        let mut r = Report::build(read.pairing.finish(false).unwrap(), RunInfo::default());
+        // A report from before names, called by where it came from.
+        r.run.name = None;
+        r
     }
 
     fn open(name: &str) -> OpenReport {
@@ -321,6 +324,35 @@ pub(crate) mod tests {
         c.rename(0, "   ");
         c.rename(7, "x");
         assert_eq!(names(&c), ["a", "reranker on"]);
+    }
+
+    #[test]
+    fn a_compared_file_is_called_by_its_run_and_a_rename_renames_the_run() {
+        let mut named = scored(&[(1, 1)]);
+        named.run.name = Some("figures on".into());
+        let s = state_of(vec![
+            Action::AddFile {
+                name: "old.json".into(),
+                text: scored(&[(1, 1)]).to_json_pretty(),
+            },
+            Action::AddFile {
+                name: "octave-on.json".into(),
+                text: named.to_json_pretty(),
+            },
+        ]);
+        let mut c = s.compared;
+        assert_eq!(
+            names(&c),
+            ["old.json", "figures on"],
+            "a report from before names is called by its file"
+        );
+        assert_eq!(&*c.list()[1].from, "octave-on.json");
+        c.rename(0, "baseline");
+        assert_eq!(
+            c.list()[0].report.run.name.as_deref(),
+            Some("baseline"),
+            "the link and downloads carry it"
+        );
     }
 
     fn state_of(actions: Vec<Action>) -> CompareState {

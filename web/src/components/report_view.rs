@@ -27,7 +27,7 @@ pub struct ReportViewProps {
 }
 
 fn facts(r: &Report, open: &OpenReport) -> Html {
-    let name = &*open.name;
+    let name = &*open.from;
     let fact = |k: &str, v: String| html! { <div class="fact"><dt>{ k.to_string() }</dt><dd>{ v }</dd></div> };
     html! {
         <dl class="facts" data-testid="report-facts">
@@ -146,6 +146,18 @@ pub fn report_view(props: &ReportViewProps) -> Html {
             d.dispatch(Action::Show(View::Compare))
         })
     };
+    // The run's name, above the headline: Enter or leaving the field renames the run; a blank
+    // name is not taken (the field shows the name again).
+    let rename = {
+        let (d, name) = (props.dispatch.clone(), open.name.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            match input.value().trim() {
+                "" => input.set_value(&name),
+                v => d.dispatch(Action::RenameReport(v.to_string())),
+            }
+        })
+    };
     let s = &r.summary;
     let headline = Metric::PageHitAt3;
     html! {
@@ -157,6 +169,8 @@ pub fn report_view(props: &ReportViewProps) -> Html {
                 </section>
             }
             <section class="card">
+                <input type="text" class="run-name report-name" data-testid="report-name" value={open.name.to_string()}
+                       aria-label="Run name" onchange={rename} />
                 <div class="report-top">
                     <div class="headline-block" data-testid="headline" data-ci={format::ci_attr(s.ci(headline))}>
                         <h2 class="headline-label">{ "page hit @3 (overall)" }</h2>

@@ -154,6 +154,8 @@ pub enum Action {
         /// The answer (`api::run`).
         answer: Result<Answer, String>,
     },
+    /// Rename the report on show (its run's name, `run.name`).
+    RenameReport(String),
     /// The runs module's compare view holds this many reports.
     Compared(u32),
     /// What the page's session answered (`api::may_push`).
@@ -305,6 +307,11 @@ impl AppState {
                 }
                 Err(words) => self.banner("The report could not be pushed", words),
             },
+            Action::RenameReport(name) => {
+                if let Some(open) = &mut self.report {
+                    open.rename(&name);
+                }
+            }
             Action::DismissBanner => self.clear_banner(),
         }
         self

@@ -17,7 +17,10 @@ pub(crate) fn score(d: &Dataset, capture: &str) -> (Report, Vec<Vec<Snippet>>) {
     };
     let read = CaptureReader::read_str(Pairing::keeping(d, config, snippet::of_matches), capture);
     let (scored, said) = read.pairing.finish_keeping(false).unwrap();
-    (Report::build(scored, RunInfo::default()), said)
+    let mut report = Report::build(scored, RunInfo::default());
+    // Unnamed, as a report from before names: the tests call reports by their files.
+    report.run.name = None;
+    (report, said)
 }
 
 /// The demo dataset's report, every item answered with one match citing `pages`.
@@ -80,7 +83,7 @@ fn a_report_the_workbench_scored_opens_the_report_view_with_its_files() {
     assert_eq!(s.view, View::Report);
     assert!(s.banner.is_none(), "a report clears the banner");
     let open = s.report.as_ref().unwrap();
-    assert_eq!(&*open.name, "live run");
+    assert_eq!(&*open.from, "live run");
     assert_eq!(open.report.summary.hits(Metric::PageHitAt3), 1);
     assert_eq!(s.report_files.as_ref().unwrap().key, 3);
     // Why the run files cannot be written lands on that report only.
@@ -285,4 +288,30 @@ fn a_report_pushed_by_the_runs_module_becomes_a_stored_run_and_a_failure_shows_i
         (b.title.as_str(), b.detail.as_str()),
         ("The report could not be pushed", "forbidden words")
     );
+}
+
+#[test]
+fn a_named_report_is_called_by_its_run_and_renaming_it_renames_the_run() {
+    let mut r = scored(&[(4, 4)]);
+    r.run.name = Some("figures on".into());
+    let s = AppState::default().apply(Action::OpenReport {
+        name: "octave-figures-on.json".into(),
+        text: r.to_json_pretty(),
+    });
+    let open = s.report.clone().unwrap();
+    assert_eq!(
+        (&*open.name, &*open.from),
+        ("figures on", "octave-figures-on.json")
+    );
+    // Renamed on show: the report itself (its downloads and share links) carries the name.
+    let s = s.apply(Action::RenameReport("  reranker on ".into()));
+    let open = s.report.clone().unwrap();
+    assert_eq!(&*open.name, "reranker on");
+    assert_eq!(open.report.run.name.as_deref(), Some("reranker on"));
+    let fragment = figeval::share::fragment(&open.report).unwrap();
+    let shared = figeval::share::decode_fragment(&fragment).unwrap();
+    assert_eq!(shared.run.name.as_deref(), Some("reranker on"));
+    // A blank name is not taken.
+    let s = s.apply(Action::RenameReport("   ".into()));
+    assert_eq!(&*s.report.clone().unwrap().name, "reranker on");
 }
