@@ -177,11 +177,11 @@ test('a deployment that does not answer the page is named with the header it mus
     await setField(page, 'connect-question', QUESTION);
     await page.click('[data-testid=connect-try]');
     const tried = await page.locator('[data-testid=connect-error]').textContent();
-    assert.match(tried, new RegExp(`answers, but not to this page \\(CORS\\): the deployment must send the header Access-Control-Allow-Origin: ${origin}`));
+    assert.match(tried, new RegExp(`is running, but does not answer this page \\(CORS\\): the deployment must send the header Access-Control-Allow-Origin: ${origin}`));
     await useIt(page);
     await page.click('[data-testid=run-live]');
     const banner = await page.locator('[data-testid=error-banner]').textContent();
-    assert.ok(banner.includes(`${closed.url}/invoke answers, but not to this page (CORS)`), banner);
+    assert.ok(banner.includes(`${closed.url}/invoke is running, but does not answer this page (CORS)`), banner);
     assert.ok(banner.includes(`Access-Control-Allow-Origin: ${origin}`), banner);
     await page.context().close();
   } finally {

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import {
   missing, appHarness, openApp, setField, readGroupTable, fakeDeployment, searchBody,
 } from './support.mjs';
@@ -113,7 +114,6 @@ for (const [what, reply, expected] of [
 test('a deployment that does not answer in time times out', { skip }, async () => {
   const dep = await fakeDeployment(() => ({ status: 200, body: {} }));
   // Swap in a server that never answers searches.
-  const { createServer } = await import('node:http');
   const hang = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'POST' });
@@ -142,8 +142,33 @@ test('an unreachable deployment is a loud failure, retried first', { skip }, asy
   await prepare(page, url, { retries: '1' });
   await page.click('[data-testid=run-live]');
   const text = await bannerText(page);
-  assert.match(text, /could not reach/);
-  assert.match(text, /CORS/);
+  assert.match(text, /could not reach .*: is the deployment running at that address\?/);
+  assert.doesNotMatch(text, /CORS/, 'nothing answers there: not a CORS problem');
+  assert.match(text, /serve this page from the deployment's own origin .* `figeval run` .* score it here/);
   assert.match(await page.locator('[data-testid=progress]').textContent(), /1 retried/);
   await page.context().close();
+});
+
+test('a deployment that runs but sends no CORS header for this page is told apart from one that is down', { skip }, async () => {
+  // Up, answering every request, but with no Access-Control-Allow-Origin.
+  const closed = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"matches": []}'); });
+  });
+  await new Promise((r) => closed.listen(0, '127.0.0.1', r));
+  try {
+    const page = await openApp(h.browser, h.site.url);
+    const url = `http://127.0.0.1:${closed.address().port}/api`;
+    await prepare(page, url, { retries: '0' });
+    await page.click('[data-testid=run-live]');
+    const text = await bannerText(page);
+    const origin = new URL(h.site.url).origin;
+    assert.ok(text.includes(`${url}/search is running, but does not answer this page (CORS): the deployment must send the header Access-Control-Allow-Origin: ${origin}`), text);
+    assert.doesNotMatch(text, /could not reach/);
+    assert.match(text, /serve this page from the deployment's own origin .* `figeval run` .* score it here/);
+    await page.context().close();
+  } finally {
+    closed.closeAllConnections();
+    await new Promise((r) => closed.close(r));
+  }
 });

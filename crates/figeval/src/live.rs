@@ -187,6 +187,41 @@ impl Transport {
     }
 }
 
+/// What a page can do instead when it cannot reach a deployment: the same words whether the
+/// deployment is down or does not answer the page (CORS).
+pub const UNREACHABLE_INSTEAD: &str = "To run anyway, serve this page from the deployment's own \
+    origin (same scheme, host and port), or make a capture with `figeval run` where the \
+    deployment is reachable and score it here (Score saved responses)";
+
+/// Why a page got no answer from `url`, when asked again without CORS got no answer either:
+/// the deployment is not running there (or the address is wrong). `detail` is the browser's
+/// error.
+pub fn unreachable_words(url: &str, detail: &str) -> String {
+    format!(
+        "could not reach {url} ({detail}): is the deployment running at that address? \
+         {UNREACHABLE_INSTEAD}."
+    )
+}
+
+/// Why a page got no answer from `url` that it may read, when asked again without CORS got
+/// one: the deployment runs, but does not answer a page from `origin`. Names the header it
+/// must send, and the request headers it must allow when the page sends `headers` (their
+/// names).
+pub fn cors_words(url: &str, origin: &str, headers: &[&str]) -> String {
+    let mut m = format!(
+        "{url} is running, but does not answer this page (CORS): the deployment must send the \
+         header Access-Control-Allow-Origin: {origin}"
+    );
+    if !headers.is_empty() {
+        m.push_str(&format!(
+            ", and allow the request headers Content-Type, {} (Access-Control-Allow-Headers)",
+            headers.join(", ")
+        ));
+    }
+    m.push_str(&format!(". {UNREACHABLE_INSTEAD}."));
+    m
+}
+
 /// The wait in milliseconds before retry number `retry` (1 for the first), given the answer's
 /// `Retry-After` header if it had one. At most 30 s, so it fits any timer.
 pub fn retry_delay_ms(retry: u32, retry_after: Option<&str>) -> u32 {
@@ -544,5 +579,31 @@ mod tests {
             check_base_url(DEFAULT_BASE_URL).as_deref(),
             Ok(DEFAULT_BASE_URL)
         );
+    }
+
+    #[test]
+    fn a_page_that_cannot_reach_a_deployment_is_told_why_and_what_to_do_instead() {
+        let down = unreachable_words(
+            "http://127.0.0.1:9/api/search",
+            "TypeError: Failed to fetch",
+        );
+        assert!(down.starts_with("could not reach http://127.0.0.1:9/api/search (TypeError: Failed to fetch): is the deployment running"), "{down}");
+        let cors = cors_words(
+            "http://h/api/search",
+            "http://127.0.0.1:8080",
+            &["X-Api-Key"],
+        );
+        assert!(
+            cors.contains("is running, but does not answer this page (CORS)"),
+            "{cors}"
+        );
+        assert!(cors.contains("Access-Control-Allow-Origin: http://127.0.0.1:8080, and allow the request headers Content-Type, X-Api-Key"), "{cors}");
+        for m in [down, cors] {
+            assert!(
+                m.contains("serve this page from the deployment's own origin"),
+                "{m}"
+            );
+            assert!(m.contains("`figeval run`"), "{m}");
+        }
     }
 }

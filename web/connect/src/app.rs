@@ -44,11 +44,34 @@ fn app_field(testid: &str) -> String {
         .unwrap_or_default()
 }
 
-/// What a *Try one question* asks: the app's settings, and the question typed here.
-fn try_asked(question: &str) -> Result<Asked, String> {
-    let base = app_field("base-url");
-    let base = figeval::live::check_base_url(&base)
-        .map_err(|e| format!("the Deployment settings' base URL: {e}"))?;
+/// Sets one of the app's settings fields (`data-testid`) as typing would, so the app takes the
+/// value (its `input` event).
+fn set_app_field(testid: &str, value: &str) {
+    let Ok(Some(e)) = document().query_selector(&format!("[data-testid={testid}]")) else {
+        return;
+    };
+    let Some(i) = e.dyn_ref::<HtmlInputElement>() else {
+        return;
+    };
+    if i.value() != value {
+        i.set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        if let Ok(ev) = web_sys::Event::new_with_event_init_dict("input", &init) {
+            let _ = i.dispatch_event(&ev);
+        }
+    }
+}
+
+/// The base URL typed in the dialog, checked.
+fn checked_base(base: &str) -> Result<String, String> {
+    figeval::live::check_base_url(base).map_err(|e| format!("the base URL: {e}"))
+}
+
+/// What a *Try one question* asks: the base URL of the dialog, the app's top_k and cache mode,
+/// and the question typed here.
+fn try_asked(base: &str, question: &str) -> Result<Asked, String> {
+    let base = checked_base(base)?;
     let top_k = app_field("top-k").trim().parse::<u32>().unwrap_or(5);
     let cache_mode = app_field("cache-mode")
         .parse::<CacheMode>()
@@ -65,9 +88,9 @@ fn try_asked(question: &str) -> Result<Asked, String> {
     })
 }
 
-/// The status line at the top of the page (web/index.html, `connect-status`): what live runs
+/// The status line at the top of the page (web/index.html, `connect-status`): the URL live runs
 /// ask, while a connector other than ragweld is in use.
-fn write_status(c: Option<&Connector>) {
+fn write_status(c: Option<(&Connector, &str)>) {
     let Ok(Some(s)) = document().query_selector("[data-testid=connect-status]") else {
         return;
     };
@@ -76,13 +99,13 @@ fn write_status(c: Option<&Connector>) {
     };
     match c {
         None => s.set_hidden(true),
-        Some(c) => {
+        Some((c, base)) => {
             s.set_text_content(Some(&format!(
                 "Live runs ask through the connector {:?}: {} {}. Change it in the Deployment \
                  settings (another search API…).",
                 c.name,
                 c.request.method.name(),
-                c.request.url
+                ask::url_for(c, base)
             )));
             s.set_hidden(false);
         }
@@ -96,6 +119,9 @@ pub fn app() -> Html {
     let text = use_state(|| state::preset_text("langserve"));
     let secrets = use_state(BTreeMap::<String, String>::new);
     let question = use_state(String::new);
+    // The base URL the connector asks: the Deployment settings' until edited here.
+    let base = use_state(|| None::<String>);
+    let base_shown = (*base).clone().unwrap_or_else(|| app_field("base-url"));
     let probe = use_state(|| None::<Result<String, String>>);
     let note = use_state(String::new);
     let busy = use_state(|| false);
@@ -122,6 +148,12 @@ pub fn app() -> Html {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
             text.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+        })
+    };
+    let on_base = {
+        let base = base.clone();
+        Callback::from(move |e: InputEvent| {
+            base.set(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
         })
     };
     let on_question = {
@@ -164,21 +196,22 @@ pub fn app() -> Html {
         }
     };
     let on_try = {
-        let (checked, probe, busy, question) = (
+        let (checked, probe, busy, question, base_shown) = (
             checked.clone(),
             probe.clone(),
             busy.clone(),
             question.clone(),
+            base_shown.clone(),
         );
         let prepare = prepare.clone();
         Callback::from(move |_: MouseEvent| {
             let Ok(c) = checked.clone() else { return };
             let (probe, busy, question) = (probe.clone(), busy.clone(), (*question).clone());
-            let prepare = prepare.clone();
+            let (prepare, base_shown) = (prepare.clone(), base_shown.clone());
             busy.set(true);
             spawn_local(async move {
                 let result = async {
-                    let asked = try_asked(&question)?;
+                    let asked = try_asked(&base_shown, &question)?;
                     let c = prepare(c).await?;
                     let x = ask::exchange(&c, &asked, &wasm_bindgen::JsValue::NULL)
                         .await
@@ -210,11 +243,17 @@ pub fn app() -> Html {
         })
     };
     let on_use = {
-        let (checked, note) = (checked.clone(), note.clone());
+        let (checked, note, base_shown) = (checked.clone(), note.clone(), base_shown.clone());
         let prepare = prepare.clone();
         Callback::from(move |_: MouseEvent| {
             let Ok(c) = checked.clone() else { return };
             let note = note.clone();
+            // Live runs ask the base URL shown here: the Deployment settings take it.
+            let base = match checked_base(&base_shown) {
+                Ok(b) => b,
+                Err(e) => return note.set(e),
+            };
+            set_app_field("base-url", &base);
             let prepare = prepare.clone();
             spawn_local(async move {
                 if c.is_ragweld() {
@@ -225,7 +264,7 @@ pub fn app() -> Html {
                 }
                 match prepare(c).await {
                     Ok(c) => {
-                        write_status(Some(&c.connector));
+                        write_status(Some((&c.connector, &base)));
                         note.set(format!(
                             "Live runs now ask through {:?}. The header values stay in this \
                              page's memory: never saved, shared or written into a capture.",
@@ -247,11 +286,18 @@ pub fn app() -> Html {
     html! {
         <div class="connect">
             <h2 id="connect-h">{ "Another search API" }</h2>
-            <p class="muted small">{ "A connector says how to ask a deployment and where its answer keeps its pages (docs/contract.md §14). Live runs then ask through it, with the Deployment settings' base URL, top_k and cache mode." }</p>
+            <p class="muted small">{ "A connector says how to ask a deployment and where its answer keeps its pages (docs/contract.md §14). Live runs then ask through it, with the base URL below (the Deployment settings' unless you edit it), and the settings' top_k and cache mode." }</p>
             <p data-testid="connect-in-use">{ match &in_use {
                 Some(n) => format!("In use: {n:?}."),
                 None => "In use: ragweld (POST {base}/search).".to_string(),
             } }</p>
+            <label class="connect-base">{ "Base URL " }
+                <input type="url" data-testid="connect-base-url" spellcheck="false" value={base_shown.clone()} oninput={on_base} />
+                <span class="hint" data-testid="connect-asks">{ match &checked {
+                    Ok(c) => format!("Live runs will ask {} {}", c.request.method.name(), ask::url_for(c, &base_shown)),
+                    Err(_) => "The base URL live runs ask (the Deployment settings take it when you use the connector)".to_string(),
+                } }</span>
+            </label>
             <label>{ "Preset " }
                 <select data-testid="connect-preset" onchange={on_preset}>
                     { for Connector::preset_names().into_iter().map(|n| html! {

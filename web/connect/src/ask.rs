@@ -109,14 +109,20 @@ pub fn set_in_use(c: Option<InUse>) {
 /// The URL the connector asks for the app's search URL `url`.
 fn shown_url(url: &str) -> Option<String> {
     let c = in_use()?;
+    Some(url_for(&c.connector, url.strip_suffix("/search")?))
+}
+
+/// The URL `c` asks for the deployment at `base_url` (its template filled in; the question's
+/// own parts, if the URL holds any, left empty).
+pub fn url_for(c: &Connector, base_url: &str) -> String {
     let asked = Asked {
-        base_url: url.strip_suffix("/search")?.to_string(),
+        base_url: base_url.trim_end_matches('/').to_string(),
         question: String::new(),
         corpus_id: String::new(),
         top_k: 0,
         cache_mode: figeval::CacheMode::Bypass,
     };
-    Some(c.connector.url(&asked.as_core()))
+    c.url(&asked.as_core())
 }
 
 /// A rejection the app shows as it is.
@@ -198,10 +204,7 @@ async fn unreachable(url: &str, c: &InUse, e: &JsValue) -> String {
     let origin = window.location().origin().unwrap_or_default();
     match JsFuture::from(window.fetch_with_str_and_init(url, &init)).await {
         Ok(_) => state::cors_message(url, &origin, c.secrets.headers()),
-        Err(_) => format!(
-            "could not reach {url} ({}): is the deployment running?",
-            figeval_error_text(e)
-        ),
+        Err(_) => figeval::live::unreachable_words(url, &figeval_error_text(e)),
     }
 }
 

@@ -93,20 +93,10 @@ pub fn missing_secret(names: &[String], value_of: impl Fn(&str) -> String) -> Op
 }
 
 /// What the page says when a deployment answers, but not to this page (CORS): the headers the
-/// deployment must send.
+/// deployment must send, and what to do instead (the core's words, [`figeval::live::cors_words`]).
 pub fn cors_message(url: &str, origin: &str, headers: &[(String, String)]) -> String {
-    let mut m = format!(
-        "{url} answers, but not to this page (CORS): the deployment must send the header \
-         Access-Control-Allow-Origin: {origin}"
-    );
-    if !headers.is_empty() {
-        let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
-        m.push_str(&format!(
-            ", and allow the request headers Content-Type, {} (Access-Control-Allow-Headers)",
-            names.join(", ")
-        ));
-    }
-    m
+    let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
+    figeval::live::cors_words(url, origin, &names)
 }
 
 #[cfg(test)]

@@ -136,6 +136,24 @@ pub fn save_settings(settings: &Settings) {
 
 pub use crate::files::{download, js_error_text};
 
+/// Why a search of `url` got no answer the page may read (`error`, the browser's): asked again
+/// without CORS (an opaque `GET` the page cannot read), an answer means the deployment runs
+/// but does not answer this page; none means it is not running there. Both say what to do
+/// instead (the core's words, as the connector module says them).
+pub async fn unreachable(url: &str, error: &JsValue) -> String {
+    let init = RequestInit::new();
+    init.set_method("GET");
+    init.set_mode(RequestMode::NoCors);
+    init.set_credentials(RequestCredentials::Omit);
+    match JsFuture::from(window().fetch_with_str_and_init(url, &init)).await {
+        Ok(_) => {
+            let origin = window().location().origin().unwrap_or_default();
+            figeval::live::cors_words(url, &origin, &[])
+        }
+        Err(_) => figeval::live::unreachable_words(url, &js_error_text(error)),
+    }
+}
+
 /// Fetches a URL's text (no credentials), for a dataset given by URL.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     let init = RequestInit::new();

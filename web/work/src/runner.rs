@@ -187,7 +187,12 @@ async fn search_once(
     timeout_ms: u32,
     handle: &RunHandle,
 ) -> Result<Answer, Outcome> {
-    let transport = |e: JsValue| Outcome::Failed(Failure::Transport(browser::js_error_text(&e)));
+    let transport = |e: JsValue| {
+        Outcome::Failed(Failure::Transport(format!(
+            "the search could not be sent ({})",
+            browser::js_error_text(&e)
+        )))
+    };
     let controller = AbortController::new().map_err(transport)?;
     let init = RequestInit::new();
     init.set_method("POST");
@@ -239,7 +244,9 @@ async fn search_once(
         }
         Either::Left((Err(e), _)) => match browser::connector_refusal(&e) {
             Some(words) => Err(Outcome::Failed(Failure::Connector(words))),
-            None => Err(transport(e)),
+            None => Err(Outcome::Failed(Failure::Transport(
+                browser::unreachable(url, &e).await,
+            ))),
         },
         Either::Right(_) => {
             controller.abort();

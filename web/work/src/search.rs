@@ -37,8 +37,9 @@ pub fn envelope_line(question: &str, config: &RunConfig, body: &str) -> String {
 /// Why one search failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
-    /// The request never got an answer (connection refused, DNS, CORS refused…: `fetch` does
-    /// not tell them apart, so the core's rules read it as a failed connection).
+    /// The request never got an answer (connection refused, DNS, CORS refused…: the core's
+    /// rules read it as a failed connection). What happened, in words: not running there, or
+    /// running but not answering this page ([`crate::browser::unreachable`]).
     Transport(String),
     /// The connector in use could not read the answer, or the deployment would not answer
     /// this page (its words, as the connector module put them).
@@ -92,10 +93,7 @@ impl Failure {
     /// The message shown when the run stops: names the question and says what went wrong.
     pub fn message(&self, question: &str, url: &str) -> String {
         let what = match self {
-            Failure::Transport(e) => format!(
-                "could not reach {url} ({e}). Is the deployment running, and does it send \
-                 Access-Control-Allow-Origin for this page's origin (CORS)?"
-            ),
+            Failure::Transport(words) => words.clone(),
             Failure::Timeout { ms } => format!(
                 "no response from {url} within {}",
                 format::seconds(f64::from(*ms) / 1000.0)
