@@ -27,12 +27,14 @@ fn report((scored, said): (Scored, Vec<Vec<Snippet>>), run: RunInfo) -> (Report,
 }
 
 /// Scores a capture in any form of contract §6. The report's base URL, top_k and cache mode are
-/// the ones the capture recorded (when every response recorded the same ones); `run` says
-/// where it came from and when.
+/// the ones the capture recorded (when every response recorded the same ones); `top_k`, when
+/// given, states the depth the searches asked for, as `figeval score --top-k` does (contract
+/// §4.1); `run` says where it came from and when.
 pub fn score_capture(
     dataset: &Dataset,
     text: &str,
     allow_missing: bool,
+    top_k: Option<u32>,
     max_precise_span_pages: u32,
     run: RunInfo,
 ) -> Result<(Report, Said), Refused> {
@@ -50,6 +52,17 @@ pub fn score_capture(
                 None => e.to_string(),
             },
         })?;
+    let scored = match top_k {
+        None => scored,
+        Some(k) => {
+            let (scored, said) = scored;
+            let scored = scored.stating_top_k(k).map_err(|e| Refused {
+                foreign: None,
+                message: format!("top_k: {e}"),
+            })?;
+            (scored, said)
+        }
+    };
     Ok(report(scored, run))
 }
 
@@ -195,7 +208,7 @@ pub(crate) mod tests {
         .map(|b| b.to_string())
         .collect::<Vec<_>>()
         .join("\n");
-        let (r, said) = score_capture(&d, &text, false, 3, from("pasted")).unwrap();
+        let (r, said) = score_capture(&d, &text, false, None, 3, from("pasted")).unwrap();
         assert_eq!(r.summary.n, 3);
         // What the matches said is kept per record, rank by rank.
         assert_eq!(said.len(), 3);
@@ -212,10 +225,10 @@ pub(crate) mod tests {
     fn a_missing_response_is_an_error_unless_allowed() {
         let d = dataset();
         let text = body("Where is the chart?", &[(4, 4)]).to_string();
-        let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
+        let err = score_capture(&d, &text, false, None, 3, from("x")).unwrap_err();
         assert!(err.message.contains("2 items with no response"));
         assert_eq!(err.foreign, None, "one item was answered");
-        let (r, said) = score_capture(&d, &text, true, 3, from("x")).unwrap();
+        let (r, said) = score_capture(&d, &text, true, None, 3, from("x")).unwrap();
         assert_eq!(r.summary.n, 1);
         assert_eq!(said.len(), 1, "the snippets line up with per_item");
         assert_eq!(r.unscored.len(), 2);
@@ -229,7 +242,7 @@ pub(crate) mod tests {
             body("Which page shows the moon?", &[(4, 4)]),
             body("Where is the lander?", &[(5, 5)])
         );
-        let err = score_capture(&d, &text, false, 3, from("x")).unwrap_err();
+        let err = score_capture(&d, &text, false, None, 3, from("x")).unwrap_err();
         let foreign = err.foreign.unwrap();
         assert_eq!(
             foreign,
@@ -273,7 +286,7 @@ pub(crate) mod tests {
         let (live, live_said) =
             score_live(&d, lines.iter().map(String::as_str), &config, from("live")).unwrap();
         let (offline, offline_said) =
-            score_capture(&d, &lines.join("\n"), false, 4, from("capture.jsonl")).unwrap();
+            score_capture(&d, &lines.join("\n"), false, None, 4, from("capture.jsonl")).unwrap();
         assert_eq!(live.run.source, "live");
         assert_eq!(*live_said, *offline_said);
         assert_eq!(live_said.len(), 3);

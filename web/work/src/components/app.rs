@@ -230,7 +230,7 @@ pub fn app() -> Html {
                           on_resume={start(true)} {on_cancel} {on_download_capture} {on_discard}
                           {mismatch} matching={matching.map(|b| b.title)} {on_load_matching} />
                 <OfflinePanel text={state.responses_text.clone()} source={state.responses_source.clone()}
-                              allow_missing={state.allow_missing} has_dataset={state.dataset.is_some()}
+                              allow_missing={state.allow_missing} top_k={state.offline_top_k.clone()} has_dataset={state.dataset.is_some()}
                               dispatch={state.dispatcher()} />
             </div>
         </>

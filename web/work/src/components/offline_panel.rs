@@ -21,6 +21,8 @@ pub struct OfflinePanelProps {
     pub source: Rc<str>,
     /// Score the answered items, list the rest as unscored.
     pub allow_missing: bool,
+    /// The depth the searches asked for, as typed (blank: read from the answers).
+    pub top_k: Rc<str>,
     /// Whether a dataset is loaded.
     pub has_dataset: bool,
     /// Where actions go.
@@ -50,6 +52,11 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
     let on_allow = Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         d.dispatch(Action::AllowMissing(input.checked()));
+    });
+    let d = props.dispatch.clone();
+    let on_top_k = Callback::from(move |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        d.dispatch(Action::OfflineTopK(input.value()));
     });
     let d = props.dispatch.clone();
     let score = Callback::from(move |_: MouseEvent| {
@@ -82,6 +89,11 @@ pub fn offline_panel(props: &OfflinePanelProps) -> Html {
                     <input type="checkbox" data-testid="allow-missing" checked={props.allow_missing}
                            onchange={on_allow} />
                     { " Allow missing responses (score the rest, list those as unscored)" }
+                </label>
+                <label class="top-k-field">{ "top_k " }
+                    <input type="text" inputmode="numeric" data-testid="offline-top-k" size="4" value={props.top_k.to_string()}
+                           oninput={on_top_k} aria-describedby="offline-top-k-hint" />
+                    <span class="hint" id="offline-top-k-hint">{ " the depth the searches asked for, when the responses do not record it (blank: read from the answers; nDCG and recall at k are stated when it is k or more)" }</span>
                 </label>
                 <button class="primary" data-testid="score-offline" onclick={score}
                         disabled={!props.has_dataset || props.text.trim().is_empty()}>{ "Score" }</button>

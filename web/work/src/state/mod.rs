@@ -80,6 +80,9 @@ pub struct WorkState {
     pub responses_source: Rc<str>,
     /// Score the answered items and list the rest as unscored.
     pub allow_missing: bool,
+    /// The depth the saved responses were searched with, as typed beside offline scoring
+    /// (`offline-top-k`; blank: read from the answers), as `figeval score --top-k` states it.
+    pub offline_top_k: Rc<str>,
     /// What the app's banner should say (`None`: nothing, after a clear), and which message
     /// it is: a new message (or a clear) takes the next number, a message changed in place
     /// keeps its own, so the app changes it only while it is still on show.
@@ -160,6 +163,8 @@ pub enum Action {
     },
     /// The "allow missing" box.
     AllowMissing(bool),
+    /// The top_k field beside offline scoring.
+    OfflineTopK(String),
     /// Score the responses against the dataset.
     ScoreOffline {
         /// Now, RFC 3339.
@@ -253,6 +258,7 @@ impl WorkState {
             responses_text: "".into(),
             responses_source: "pasted responses".into(),
             allow_missing: false,
+            offline_top_k: "".into(),
             banner: (0, None),
             handed: None,
             checked: Checked::default(),
@@ -392,6 +398,22 @@ impl WorkState {
             Ok(s) => s,
             Err(e) => return self.banner(title, e.message),
         };
+        let top_k = match self.offline_top_k.trim() {
+            "" => None,
+            t => match t.parse::<u32>() {
+                Ok(k) if k >= 1 => Some(k),
+                _ => {
+                    return self.banner(
+                        title,
+                        format!(
+                            "top_k: {t:?} is not a depth; give a whole number of 1 or more (the \
+                             top_k the searches asked for), or leave it blank to read it from \
+                             the answers"
+                        ),
+                    )
+                }
+            },
+        };
         let source = self.responses_source.to_string();
         let run = RunInfo {
             started_at: Some(started_at),
@@ -402,6 +424,7 @@ impl WorkState {
             &dataset,
             &self.responses_text,
             self.allow_missing,
+            top_k,
             span,
             run,
         ) {
@@ -498,6 +521,7 @@ impl WorkState {
                 self.responses_source = source.into();
             }
             Action::AllowMissing(b) => self.allow_missing = b,
+            Action::OfflineTopK(t) => self.offline_top_k = t.into(),
             Action::ScoreOffline { started_at } => self.score_offline(started_at),
             Action::RunStarted {
                 id,

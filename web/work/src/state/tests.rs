@@ -232,6 +232,37 @@ fn offline_scoring_failure_shows_the_capture_errors_text() {
 }
 
 #[test]
+fn a_broken_line_in_pasted_responses_is_one_problem_naming_its_line_and_question() {
+    let d = dataset();
+    let mut lines: Vec<String> = d
+        .items
+        .iter()
+        .map(|it| body(&it.question, &[(2, 4)]).to_string())
+        .collect();
+    // A hand edit that left a stray comma after the last match.
+    lines[1] = lines[1].replacen("}]", "},]", 1);
+    let s = with_demo_dataset()
+        .apply(Action::EditResponses(lines.join("\n") + "\n"))
+        .apply(Action::ScoreOffline {
+            started_at: "t".into(),
+        });
+    let detail = s.banner.1.unwrap().detail;
+    assert!(
+        detail.starts_with(&format!(
+            "1 problem with the responses:\n  line 2 (question \"{}\"), column ",
+            d.items[1].question
+        )),
+        "{detail}"
+    );
+    assert!(detail.ends_with("; mend the line or delete it"), "{detail}");
+    assert!(
+        !detail.contains("no response"),
+        "not counted again: {detail}"
+    );
+    assert!(!detail.contains("allow missing"), "{detail}");
+}
+
+#[test]
 fn offline_scoring_hands_its_report_to_the_app() {
     let d = dataset();
     let text: String = d
@@ -361,4 +392,33 @@ fn the_dataset_cannot_change_under_a_running_run() {
     let s = start(with_demo_dataset(), 1, false);
     let s = s.apply(Action::EditDataset("{}".into()));
     assert!(s.dataset.is_some());
+}
+
+#[test]
+fn the_depth_typed_beside_offline_scoring_is_stated_in_the_report() {
+    let with_top_k = |t: &str| {
+        with_demo_dataset()
+            .apply(Action::EditResponses(demo_capture(&[(2, 4)])))
+            .apply(Action::OfflineTopK(t.into()))
+            .apply(Action::ScoreOffline {
+                started_at: "t".into(),
+            })
+    };
+    // Blank: the depth is read from the answers, which record none.
+    let r = with_top_k(" ").handed.unwrap().report;
+    assert_eq!(r.top_k, None);
+    let r = with_top_k("10").handed.unwrap().report;
+    assert_eq!(r.top_k, Some(10));
+    assert!(
+        r.summary.ranking_note.is_none(),
+        "{:?}",
+        r.summary.ranking_note
+    );
+    let s = with_top_k("ten");
+    assert!(s.handed.is_none());
+    let detail = s.banner.1.unwrap().detail;
+    assert!(
+        detail.starts_with("top_k: \"ten\" is not a depth; give a whole number of 1 or more"),
+        "{detail}"
+    );
 }
