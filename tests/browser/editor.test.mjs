@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  missing, appHarness, openApp, showDocument, scratch, figeval, axeViolations, countByRule, OCTAVE_PDF,
+  missing, appHarness, openApp, showDocument, scratch, figeval, axeViolations, countByRule, OCTAVE_PDF, NASA_DATASET,
 } from './support.mjs';
 
 const skip = missing({ figeval: true, manual: true }) || false;
@@ -71,6 +71,15 @@ test('a dataset written from the manual\'s captions passes figeval validate and 
     // The editor starts calm: an empty draft's corpus box is not marked as an error.
     assert.equal(await page.getAttribute('[data-testid=editor-corpus]', 'aria-invalid'), null);
     assert.deepEqual(await warnings(page), []);
+    // Its corpus_id starts filled in, from the loaded dataset's corpus (the page starts on the
+    // bundled NASA dataset; no grey placeholder that looks filled in), and its intro knows the
+    // PDF is open.
+    const loaded = JSON.parse(readFileSync(NASA_DATASET, 'utf8')).corpus_id;
+    await page.waitForFunction((c) => document.querySelector('[data-testid=editor-corpus]').value === c, loaded, { timeout: 10_000 });
+    assert.equal(await page.getAttribute('[data-testid=editor-corpus]', 'placeholder'), null);
+    const intro = await page.textContent('[data-testid=editor-panel] > p.muted');
+    assert.doesNotMatch(intro, /Open the PDF \(above\)/, intro);
+    assert.match(intro, /The PDF is open|compare each question with its caption in the open PDF/, intro);
     await page.fill('[data-testid=editor-corpus]', 'octave-manual');
     await showView(page, 'captions');
     await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 300_000 });
@@ -90,6 +99,9 @@ test('a dataset written from the manual\'s captions passes figeval validate and 
     assert.deepEqual(await warnings(page), [], 'new rows start calm');
     assert.equal(await page.locator('[data-testid=editor-item] [aria-invalid=true]').count(), 0);
     assert.match(await page.textContent('[data-testid=editor-summary]'), /^3 items · 0 errors · 0 warnings · 3 new items to write: write the new items to export$/);
+    // The hooks agree with the text: 0 errors on show, the unwritten rows' errors apart.
+    assert.equal(await page.getAttribute('[data-testid=editor-summary]', 'data-errors'), '0');
+    assert.ok(Number(await page.getAttribute('[data-testid=editor-summary]', 'data-all-errors')) > 0);
     assert.equal(await page.isDisabled('[data-testid=export-dataset]'), true, 'no export while a rule is broken');
     // Typed in, a row is checked as you type, in Dataset::parse's words, on its item: a blank
     // question, and (as `figeval validate` says too) one that repeats item 1's.

@@ -64,6 +64,9 @@ pub enum Action {
     Refused(String),
     /// Sets the corpus id.
     Corpus(String),
+    /// Fills in a corpus id nobody gave yet (the open report's or dataset's corpus, else the
+    /// PDF's name): the draft's stays when it has one, and the field stays calm.
+    SuggestCorpus(String),
     /// Appends a locate item for a caption of the caption index.
     AddCaption(Caption),
     /// Appends an empty figure item.
@@ -159,6 +162,11 @@ impl Editor {
             Action::Corpus(c) => {
                 self.draft.corpus_id = c;
                 self.corpus_touched = true;
+            }
+            Action::SuggestCorpus(c) => {
+                if self.draft.corpus_id.trim().is_empty() {
+                    self.draft.corpus_id = c;
+                }
             }
             Action::AddCaption(c) => {
                 let n = self.draft.add(DraftItem::from_caption(&c));
@@ -336,6 +344,21 @@ mod tests {
         assert!(Editor::default()
             .apply(Action::Corpus(String::new()))
             .shows_corpus());
+    }
+
+    #[test]
+    fn a_suggested_corpus_fills_an_empty_corpus_id_only_and_stays_calm() {
+        let e = Editor::default()
+            .apply(Action::New(String::new()))
+            .apply(Action::SuggestCorpus("octave".into()));
+        assert_eq!(e.draft.corpus_id, "octave");
+        assert!(
+            !e.shows_corpus(),
+            "filled in, not typed: no problems shown yet"
+        );
+        let e = e.apply(Action::Corpus("manual".into()));
+        let e = e.apply(Action::SuggestCorpus("other".into()));
+        assert_eq!(e.draft.corpus_id, "manual", "a corpus id given stays");
     }
 
     #[test]

@@ -40,6 +40,25 @@ fn save(draft: &Draft) {
     }
 }
 
+/// A corpus id from a PDF's file name: its stem, with any character other than letters,
+/// digits, `.`, `_` and `-` made a `-` (`Octave Manual.pdf` gives `Octave-Manual`).
+fn corpus_of_file(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = match base.rsplit_once('.') {
+        Some((stem, ext)) if ext.eq_ignore_ascii_case("pdf") && !stem.is_empty() => stem,
+        _ => base,
+    };
+    stem.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
 /// A file name for the exported dataset: the corpus id's letters, digits, `.`, `_` and `-`.
 fn file_name(corpus_id: &str) -> String {
     let stem: String = corpus_id
@@ -356,6 +375,27 @@ pub fn editor_panel() -> Html {
     let new_items = (0..editor.draft.items.len())
         .filter(|&i| editor.is_quiet(i))
         .count();
+    // A corpus id nobody gave yet starts filled in: the open report's or dataset's corpus,
+    // else the open PDF's name.
+    let suggested = match &doc.dataset {
+        crate::state::DatasetIn::Valid(d) => Some(d.corpus_id.clone()),
+        _ => None,
+    }
+    .or_else(|| match doc.pdf {
+        Pdf::Open { .. } => doc.read.last().map(|(name, _)| corpus_of_file(name)),
+        _ => None,
+    })
+    .filter(|c| !c.trim().is_empty());
+    {
+        let editor = editor.clone();
+        use_effect_with(suggested, move |s| {
+            if let Some(s) = s {
+                if editor.draft.corpus_id.trim().is_empty() {
+                    editor.dispatch(Action::SuggestCorpus(s.clone()));
+                }
+            }
+        });
+    }
     let on_corpus = {
         let editor = editor.clone();
         Callback::from(move |e: InputEvent| {
@@ -463,10 +503,12 @@ pub fn editor_panel() -> Html {
             ": write the new items to export"
         });
     }
-    let caption_note = if doc.pages().is_some() {
-        "The caption warnings compare each question with its caption in the open PDF."
-    } else {
-        "Open the PDF (above) to add items from its captions and to check questions against them."
+    let caption_note = match (&doc.pdf, doc.pages().is_some()) {
+        (_, true) => "The caption warnings compare each question with its caption in the open PDF.",
+        (Pdf::Open { .. }, false) => {
+            "The PDF is open: once its captions are read (the caption list), they are offered here and questions are checked against them."
+        }
+        _ => "Open the PDF (above) to add items from its captions and to check questions against them.",
     };
     html! {
         <section class="card doc-card editor" data-testid="editor-panel" aria-labelledby="editor-h">
@@ -480,7 +522,7 @@ pub fn editor_panel() -> Html {
             <div class="row wrap editor-open">
                 <label for="editor-corpus">{ "corpus_id" }</label>
                 <input id="editor-corpus" data-testid="editor-corpus" value={editor.draft.corpus_id.clone()}
-                       placeholder="octave-manual" oninput={on_corpus}
+                       oninput={on_corpus}
                        aria-invalid={general.iter().any(|p| p.field == Field::CorpusId).then_some("true")} />
                 <button type="button" data-testid="editor-new" onclick={on_new}>{ "New dataset" }</button>
                 <label class="file-button">
@@ -496,7 +538,7 @@ pub fn editor_panel() -> Html {
                 }
             </div>
             <p role="status" class="small" data-testid="editor-notice">{ editor.notice.clone() }</p>
-            <p data-testid="editor-summary" data-errors={errors.to_string()} data-shown-errors={shown_errors.to_string()}
+            <p data-testid="editor-summary" data-errors={shown_errors.to_string()} data-all-errors={errors.to_string()}
                data-warnings={warnings.to_string()} data-new={new_items.to_string()}>{ summary }</p>
             if !general.is_empty() {
                 <ul class="editor-problems" aria-label="Problems of the dataset">{ for general.iter().map(|p| problem(p)) }</ul>
@@ -539,6 +581,13 @@ pub fn editor_panel() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pdfs_name_gives_a_corpus_id() {
+        assert_eq!(corpus_of_file("octave.pdf"), "octave");
+        assert_eq!(corpus_of_file("scans/Octave Manual.PDF"), "Octave-Manual");
+        assert_eq!(corpus_of_file("notes.v2"), "notes.v2");
+    }
 
     #[test]
     fn the_export_file_is_named_for_the_corpus() {
