@@ -280,3 +280,73 @@ test('dropped responses are scored like pasted ones', { skip }, async () => {
   assert.deepEqual(await readGroupTable(page), pasted);
   await page.context().close();
 });
+
+test('a broken line of pasted responses is one problem naming its line and question, with the right fix', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  await setField(page, 'dataset-input', JSON.stringify(hostileDataset()));
+  await page.waitForSelector('[data-testid=dataset-status]');
+  const lines = [
+    JSON.stringify(searchBody('A plain question?', [[9, 9]])),
+    // A stray comma after the last match: the line's question can still be read.
+    JSON.stringify(searchBody('A prose question?', [[2, 2]])).replace('}]', '},]'),
+    JSON.stringify(searchBody(HOSTILE, [[4, 4]], 'figure')),
+  ];
+  await setField(page, 'responses-input', lines.join('\n'));
+  await page.click('[data-testid=score-offline]');
+  const banner = await page.locator('[data-testid=error-banner]').textContent();
+  assert.match(banner, /1 problem with the responses/);
+  assert.match(banner, /line 2 \(question "A prose question\?"\), column \d+: not valid JSON: .*; mend the line or delete it/);
+  assert.doesNotMatch(banner, /no response/, 'the item is not counted again as unanswered');
+  assert.doesNotMatch(banner, /allow missing/i, 'allowing missing responses would drop the item, not mend the line');
+  await page.context().close();
+});
+
+test('a report is called by its run: the name shows above the headline, edits, and goes into links, downloads and compare', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url, { acceptDownloads: true });
+  await scoreHostile(page);
+  const report = linkReport(await page.locator('[data-testid=share-link]').inputValue());
+  report.run.name = 'figures on';
+  await page.setInputFiles('[data-testid=report-input]', {
+    name: 'octave-figures-on.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(report)),
+  });
+  await page.waitForSelector('[data-testid=group-table]');
+  assert.equal(await page.locator('[data-testid=report-name]').inputValue(), 'figures on');
+  const above = await page.evaluate(() => document.querySelector('[data-testid=report-name]').getBoundingClientRect().bottom
+    <= document.querySelector('[data-testid=headline]').getBoundingClientRect().top);
+  assert.ok(above, 'the name is above the headline');
+  assert.match(await page.locator('[data-testid=report-facts]').textContent(), /sourceoctave-figures-on\.json/);
+  await page.locator('[data-testid=report-name]').fill('  reranker on ');
+  await page.locator('[data-testid=report-name]').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=report-name]').value === 'reranker on');
+  assert.equal(linkReport(await page.locator('[data-testid=share-link]').inputValue()).run.name, 'reranker on');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-report]')]);
+  assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).run.name, 'reranker on');
+  // A blank name is not taken.
+  await page.locator('[data-testid=report-name]').fill('   ');
+  await page.locator('[data-testid=report-name]').press('Enter');
+  assert.equal(await page.locator('[data-testid=report-name]').inputValue(), 'reranker on');
+  // Compared with a file: both are called by their runs, not their files.
+  await page.click('[data-testid=compare-as-before]');
+  const other = { ...report, run: { ...report.run, name: 'figures off' } };
+  await page.setInputFiles('[data-testid=compare-after-input]', {
+    name: 'octave-figures-off.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(other)),
+  });
+  await page.waitForSelector('[data-testid=comparison]');
+  const view = await page.locator('[data-testid=compare-view]').textContent();
+  assert.ok(view.includes('reranker on') && view.includes('figures off'), view.slice(0, 400));
+  assert.ok(!view.includes('octave-figures-off.json'), 'not named after its file');
+  await page.context().close();
+});
+
+test('the depth typed beside offline scoring is stated in the report', { skip }, async () => {
+  const page = await openApp(h.browser, h.site.url);
+  await setField(page, 'offline-top-k', '10');
+  const table = await scoreHostile(page);
+  assert.ok(table, 'scored');
+  assert.equal(linkReport(await page.locator('[data-testid=share-link]').inputValue()).top_k, 10);
+  await page.click('[data-testid=tab-workbench]');
+  await setField(page, 'offline-top-k', 'ten');
+  await page.click('[data-testid=score-offline]');
+  assert.match(await page.locator('[data-testid=error-banner]').textContent(), /top_k: "ten" is not a depth; give a whole number of 1 or more/);
+  await page.context().close();
+});
