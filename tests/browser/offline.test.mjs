@@ -229,8 +229,8 @@ test('a report file written by figeval opens with its numbers', { skip }, async 
 test('compare shows the rates with their intervals, the deltas with their paired intervals, movers and p-values figeval compare computes', { skip }, async () => {
   const beforeFile = `${tmp.dir}/before.json`;
   const afterFile = `${tmp.dir}/after.json`;
-  await figevalReport(['score', '--responses', tmp.file('b.jsonl', forms['bare bodies, one per line'](bodies(0))), '--dataset', OCTAVE_DATASET, '--out', beforeFile]);
-  await figevalReport(['score', '--responses', tmp.file('a.jsonl', forms['bare bodies, one per line'](bodies(1))), '--dataset', OCTAVE_DATASET, '--out', afterFile]);
+  await figevalReport(['score', '--responses', tmp.file('b.jsonl', forms['bare bodies, one per line'](bodies(0))), '--dataset', OCTAVE_DATASET, '--out', beforeFile, '--name', 'figures off']);
+  await figevalReport(['score', '--responses', tmp.file('a.jsonl', forms['bare bodies, one per line'](bodies(1))), '--dataset', OCTAVE_DATASET, '--out', afterFile, '--name', 'figures on']);
   const r = await figeval(['compare', beforeFile, afterFile, '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const cli = JSON.parse(r.stdout);
@@ -273,13 +273,14 @@ test('compare shows the rates with their intervals, the deltas with their paired
   assert.equal(rowNames.length, cli.scopes.length * 5);
   for (const [label, key] of rowNames) assert.equal(label, NAMES[key], key);
   assert.ok(cli.scopes.some((sc) => sc.page_mrr.before_ci), 'some MRR has its interval');
-  // The before and after slots name each report with its headline rate and interval.
+  // The before and after slots name each report (by its run, not its file) with its headline
+  // rate and interval.
   const overall = cli.scopes.find((sc) => sc.scope === 'overall').metrics.find((m) => m.metric === 'page_hit_at_3');
   const n = cli.scopes.find((sc) => sc.scope === 'overall');
   assert.equal(await page.locator('[data-testid=compare-before-name]').textContent(),
-    `before.json — corpus ${dataset.corpus_id}, n ${n.n_before}, page_hit_at_3 ${rateText(overall.before, overall.before_hits, n.n_before, overall.before_ci)}`);
+    `figures off — corpus ${dataset.corpus_id}, n ${n.n_before}, page_hit_at_3 ${rateText(overall.before, overall.before_hits, n.n_before, overall.before_ci)}`);
   assert.equal(await page.locator('[data-testid=compare-after-name]').textContent(),
-    `after.json — corpus ${dataset.corpus_id}, n ${n.n_after}, page_hit_at_3 ${rateText(overall.after, overall.after_hits, n.n_after, overall.after_ci)}`);
+    `figures on — corpus ${dataset.corpus_id}, n ${n.n_after}, page_hit_at_3 ${rateText(overall.after, overall.after_hits, n.n_after, overall.after_ci)}`);
   const guide = await page.locator('[data-testid=reading-guide] li').allTextContents();
   assert.deepEqual(guide, cli.reading_guide);
   if (cli.prose_verdict) assert.equal(await page.locator('[data-testid=prose-verdict]').textContent(), cli.prose_verdict);
