@@ -30,7 +30,7 @@ const cache = new Map(); // page -> data URL, in use order
 const waiting = new Set(); // images watched until they are on screen
 const queue = []; // images on screen, waiting for a render
 let running = 0;
-const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, textReads: 0 };
+const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, textReads: 0, firstPages: 0, firstMs: null };
 
 const pageOf = (img) => Number(img.dataset.thumb);
 
@@ -541,6 +541,8 @@ document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && previewF
 const NEARLY_EMPTY_CHARS = 32;
 /** A scanned page's source while OCR has still to read it (`web/doc`'s `NOT_READ_YET`). */
 const NOT_READ_YET = 'not read by OCR yet';
+/** A page's source while its text is still to be read (`web/doc`'s `NOT_READ`). */
+const NOT_READ = 'not read yet';
 /** The resolution a scanned page is drawn at for OCR, in dots per inch. */
 const OCR_DPI = 150;
 /**
@@ -622,13 +624,17 @@ async function ocrPage(d, n) {
 }
 
 /**
- * The text of every page, in order (1-based page n is element n-1), one line a line. Calls
- * `progress(done, total)` as it goes. A page whose text layer is nearly empty and that paints
- * an image is drawn and read by tesseract.js (`ocr.mjs`, loaded then): the pages in `first`
- * before the others, the rest in page order, with the strip's `ocr-status` saying how far it
- * is and `ocr-cancel` to stop it. The list's `sources` says where each page's text came from:
- * `null` its text layer, a number the OCR's mean word confidence (0 to 100), a string why OCR
- * could not read it (its text is then empty). Rejects when the document is closed meanwhile.
+ * The text of every page, in order (1-based page n is element n-1), one line a line. The pages
+ * in `first` (the dataset's expected pages) and the pages the ranked windows in the page show
+ * are read before the others, and handed at once to `progress(done, total, soFar)` (`soFar`:
+ * the texts so far, a page still to read has the source `not read yet`); then `progress(done,
+ * total)` as the rest is read, `done` counting only the pages whose text is known. A page whose
+ * text layer is nearly empty and that paints an image is drawn and read by tesseract.js
+ * (`ocr.mjs`, loaded then): the first pages before the others, the rest in page order, with the
+ * strip's `ocr-status` saying how far it is and `ocr-cancel` to stop it; each page read hands
+ * over the texts so far. The list's `sources` says where each page's text came from: `null`
+ * its text layer, a number the OCR's mean word confidence (0 to 100), a string why OCR could
+ * not read it (its text is then empty). Rejects when the document is closed meanwhile.
  */
 export function texts(progress, first = []) {
   if (!doc) return Promise.reject(new Error('no PDF is open'));
@@ -656,41 +662,104 @@ export function texts(progress, first = []) {
 
 let textsRun = null; // { gen, listeners, last, promise } of the open document's read
 
+/** The text of page `n` of `d`, one line a line, and whether it is a scan for OCR to read. */
+async function layerText(d, n) {
+  const page = await d.getPage(n);
+  const content = await page.getTextContent();
+  let s = '';
+  for (const item of content.items) {
+    if (item.str === undefined) continue;
+    s += item.str;
+    if (item.hasEOL) s += '\n';
+  }
+  return { text: s, scan: nearlyEmpty(s) && await paintsImage(page) };
+}
+
+/** Text layers read at once while the pages the check needs come first. */
+const FIRST_PARALLEL = 8;
+/** A cited span longer than this reads only its first pages first (the rest come in order). */
+const FIRST_SPAN = 8;
+
+/**
+ * The pages the ranked windows in the page show (each expected page, each cited page), so
+ * that their texts are read before the rest of the document.
+ */
+function windowPages() {
+  const pages = [];
+  for (const win of document.querySelectorAll('[data-testid=ranked-window]')) {
+    if (win.dataset.files) continue;
+    pages.push(...pagesOf(win.dataset.expected));
+    for (const cell of win.querySelectorAll('[data-testid=window-row] td.pages')) {
+      const [start, end] = pagesOf(cell.title);
+      if (!start) continue;
+      for (let p = start; p <= Math.min(end || start, start + FIRST_SPAN - 1); p++) pages.push(p);
+    }
+  }
+  return pages;
+}
+
 async function readTexts(progress, first) {
   stats.textReads++;
   const d = doc;
   const gen = generation;
-  const out = [];
-  const sources = [];
+  const total = d.numPages;
+  const out = new Array(total).fill('');
+  // Every page not read yet says so (`web/doc`'s `NOT_READ`); a scan OCR has still to read,
+  // `NOT_READ_YET`; a page read from its text layer, null.
+  const sources = new Array(total).fill(NOT_READ);
   const scans = [];
-  for (let n = 1; n <= d.numPages; n++) {
-    if (gen !== generation) throw new Error('the PDF was closed');
-    const page = await d.getPage(n);
-    const content = await page.getTextContent();
-    let s = '';
-    for (const item of content.items) {
-      if (item.str === undefined) continue;
-      s += item.str;
-      if (item.hasEOL) s += '\n';
+  let read = 0; // pages whose text is known: every progress line counts these
+  const closed = () => { if (gen !== generation) throw new Error('the PDF was closed'); };
+  const readLayer = async (n) => {
+    const { text, scan } = await layerText(d, n);
+    closed();
+    out[n - 1] = text;
+    if (scan) {
+      scans.push(n);
+      sources[n - 1] = NOT_READ_YET;
+    } else {
+      sources[n - 1] = null;
+      read++;
     }
-    out.push(s);
-    sources.push(null);
-    if (nearlyEmpty(s) && await paintsImage(page)) scans.push(n);
-    if (progress && (n % 25 === 0 || n === d.numPages)) progress(n, d.numPages);
+  };
+  const soFar = () => progress && progress(read, total, Object.assign(out.slice(), { sources: sources.slice() }));
+  // The pages the check needs first (the dataset's expected pages, the ranked windows' pages):
+  // their texts go out at once, so the items whose verdict they settle are shown in seconds.
+  const wanted = [...new Set([...first, ...windowPages()])]
+    .filter((n) => Number.isInteger(n) && n >= 1 && n <= total)
+    .sort((a, b) => a - b);
+  for (let i = 0; i < wanted.length; i += FIRST_PARALLEL) {
+    closed();
+    await Promise.all(wanted.slice(i, i + FIRST_PARALLEL).map(readLayer));
   }
+  stats.firstPages = wanted.length;
+  stats.firstMs = performance.now() - stats.openedAt;
+  if (wanted.length && wanted.length < total) soFar();
+  const early = new Set(wanted);
+  let sinceProgress = 0;
+  for (let n = 1; n <= total; n++) {
+    closed();
+    if (early.has(n)) continue;
+    await readLayer(n);
+    if (progress && ++sinceProgress === 25) {
+      sinceProgress = 0;
+      progress(read, total);
+    }
+  }
+  if (progress) progress(read, total);
   if (scans.length) {
-    const wanted = new Set(first);
-    const order = [...scans.filter((n) => wanted.has(n)), ...scans.filter((n) => !wanted.has(n))];
+    const wantedSet = new Set(wanted);
+    scans.sort((a, b) => a - b);
+    const order = [...scans.filter((n) => wantedSet.has(n)), ...scans.filter((n) => !wantedSet.has(n))];
     const run = { cancelled: false };
     ocrRun = run;
     let done = 0;
     // While OCR reads, every page read hands the texts so far to the progress listeners (a
     // page still to read says so), so the caption list shows what is read already.
-    for (const n of order) sources[n - 1] = NOT_READ_YET;
-    const soFar = () => progress && progress(d.numPages, d.numPages, Object.assign(out.slice(), { sources: sources.slice() }));
+    soFar();
     try {
       for (const n of order) {
-        if (gen !== generation) throw new Error('the PDF was closed');
+        closed();
         if (run.cancelled) {
           out[n - 1] = '';
           sources[n - 1] = 'OCR was stopped before this page';
@@ -702,6 +771,7 @@ async function readTexts(progress, first) {
           const r = await ocrPageWithin(d, n);
           out[n - 1] = r.text;
           sources[n - 1] = r.confidence;
+          read++;
           const ms = performance.now() - started;
           stats.ocrMs += ms;
           stats.ocrFirstMs ??= ms;
@@ -716,8 +786,8 @@ async function readTexts(progress, first) {
     } finally {
       if (ocrRun === run) ocrRun = null;
     }
-    const read = sources.filter((c) => typeof c === 'number').length;
-    ocrStatus(`${read} of ${d.numPages} ${d.numPages === 1 ? 'page' : 'pages'} read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
+    const ocred = sources.filter((c) => typeof c === 'number').length;
+    ocrStatus(`${ocred} of ${total} ${total === 1 ? 'page' : 'pages'} read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
   }
   out.sources = sources;
   return out;

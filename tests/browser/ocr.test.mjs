@@ -81,18 +81,35 @@ test('a scanned excerpt is read by tesseract.js in the page, and its captions ar
   // While OCR reads, the caption list shows the captions of the pages read so far.
   await page.evaluate(() => {
     window.__soFar = [];
-    new MutationObserver(() => {
+    window.__progress = [];
+    const note = () => {
+      // The check's progress line while OCR reads (the issue: "6 of 6 pages read" at OCR's 0).
+      const ocr = document.querySelector('[data-testid=ocr-status][data-running=true]');
+      const bar = document.querySelector('[data-testid=ground-panel] .progress-text');
+      if (ocr && bar) window.__progress.push([ocr.firstChild.textContent, bar.textContent]);
       const list = document.querySelector('[data-testid=caption-list]');
       if (list?.dataset.status === 'reading') {
         window.__soFar.push([list.querySelector('[role=status]').textContent, list.querySelectorAll('[data-testid=caption-row]').length]);
       }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    };
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    note();
   });
   await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 600_000 });
   const soFar = await page.evaluate(() => window.__soFar);
   const partial = soFar.filter(([t]) => /^So far \d+ captions? in \d of 6 pages; OCR is reading the other \d…$/.test(t));
   assert.ok(partial.length > 0, `the list said what was read so far: ${JSON.stringify(soFar.slice(-5))}`);
   assert.ok(partial.some(([, rows]) => rows > 0), 'captions were listed before OCR was done');
+  // Every progress line is true: while OCR is under way, the check never counts a page it has
+  // still to read as read.
+  const progress = await page.evaluate(() => window.__progress);
+  assert.ok(progress.length > 0, 'the check showed its progress while OCR read');
+  for (const [ocr, bar] of progress) {
+    const [, read, of] = bar.match(/^(\d+) of (\d+) pages read$/) ?? [];
+    assert.equal(Number(of), LAST - FIRST + 1, bar);
+    assert.ok(Number(read) < LAST - FIRST + 1, `"${bar}" while OCR said "${ocr}"`);
+  }
+  assert.ok(progress.some(([, bar]) => bar.startsWith('0 of ')), `the check started at 0 pages read: ${JSON.stringify(progress.slice(0, 3))}`);
   const status = await page.textContent('[data-testid=ocr-status]');
   assert.match(status, new RegExp(`^${LAST - FIRST + 1} of ${LAST - FIRST + 1} pages read by OCR\\.`));
   assert.match(await page.textContent('[data-testid=caption-list] [role=status]'), /\(6 of 6 pages read by OCR\)/);

@@ -31,11 +31,16 @@ pub fn caption_list() -> Html {
             Some(p) => (
                 "reading",
                 format!(
-                    "So far {} in {} of {}; OCR is reading the other {}…",
+                    "So far {} in {} of {}; {} the other {}…",
                     counted(p.captions.len(), "caption", "captions"),
-                    p.texts.len() - p.pages_to_read(),
+                    p.texts.len() - p.pages_unread(),
                     counted(p.texts.len(), "page", "pages"),
-                    p.pages_to_read()
+                    if p.pages_to_read() > 0 {
+                        "OCR is reading"
+                    } else {
+                        "reading"
+                    },
+                    p.pages_unread()
                 ),
             ),
             None => (

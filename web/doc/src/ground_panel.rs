@@ -7,7 +7,9 @@ use figeval_document::ground::{ground_read, in_file};
 use figeval_document::{Ground, ItemGround, Verdict};
 use yew::prelude::*;
 
-use crate::state::{page_list, DatasetIn, Doc, Pdf, Texts};
+use figeval::describe::counted;
+
+use crate::state::{page_list, DatasetIn, Doc, Pages, Pdf, Texts};
 
 /// The badge class of a verdict (the word is always shown too).
 fn badge(v: Verdict) -> &'static str {
@@ -122,6 +124,49 @@ fn summary(grounds: &[&Ground]) -> String {
     }
 }
 
+/// What the read under way has still to do, in words.
+fn reading_text(p: &Pages) -> String {
+    match (p.pages_to_read(), p.pages_unread()) {
+        // The check needs every page: a page not read yet would be a false absent.
+        (0, unread) => format!(
+            "The rest of the document is being read ({} to go).",
+            counted(unread, "page", "pages")
+        ),
+        (ocr, _) => format!(
+            "OCR is reading the scanned pages ({ocr} to go): the check waits for every page, and the caption list shows what is read so far."
+        ),
+    }
+}
+
+/// The provisional check's rows, in dataset order: an item its pages read so far settle with
+/// its verdict, marked provisional; any other as waiting for the whole document.
+fn provisional(g: &Ground, p: &Pages) -> Html {
+    let rows = g.items.iter().enumerate().map(|(i, item)| {
+        if p.settles(item) {
+            let mut r = row(i + 1, item, g);
+            if let Html::VTag(tag) = &mut r {
+                tag.add_attribute("data-provisional", "true");
+            }
+            return r;
+        }
+        html! {
+            <li class="ground-row" data-testid="ground-row" data-verdict="pending" data-item={(i + 1).to_string()}>
+                <div class="row wrap">
+                    <span class="badge neutral">{ "waiting" }</span>
+                    <span class="muted small">{ format!("#{} · {} · {}", i + 1, item.group.name(), item.figure_ref) }</span>
+                </div>
+                <p class="ground-question">{ item.question.clone() }</p>
+                <p class="small">{ format!("expected {} · its caption is not on the pages read so far: the whole document tells where it is", page_list(&item.expected_pages)) }</p>
+            </li>
+        }
+    });
+    html! {
+        <div class="doc-scroll" tabindex="0" role="group" aria-label="Items, provisional">
+            <ol class="ground-list">{ for rows }</ol>
+        </div>
+    }
+}
+
 /// The dataset-check panel.
 #[function_component(GroundPanel)]
 pub fn ground_panel() -> Html {
@@ -172,6 +217,15 @@ pub fn ground_panel() -> Html {
             })
         },
     );
+    // While the document is read, the pages the check needs come first (the viewer reads the
+    // dataset's expected pages before the rest): the verdicts they settle are shown at once.
+    let early = use_memo(
+        (doc.so_far.clone(), doc.dataset.clone()),
+        |(so_far, dataset)| match (so_far, dataset) {
+            (Some(p), DatasetIn::Valid(d)) => Some(ground_read(d, &p.texts, &p.page_sources())),
+            _ => None,
+        },
+    );
     let (status, text, body) = match (&doc.texts, &doc.dataset, checked.as_ref()) {
         (_, _, Some(Checked::Files { read, files, .. })) if files.is_empty() => (
             "several-files",
@@ -202,23 +256,39 @@ pub fn ground_panel() -> Html {
             };
             ("checked", text, body)
         }
-        (Texts::Reading { done, total }, _, _) => (
-            "reading",
-            match &doc.so_far {
-                // The check needs every page: a page not read yet would be a false absent.
-                Some(p) => format!(
-                    "OCR is reading the scanned pages ({} to go): the check waits for every page, and the caption list shows what is read so far.",
-                    p.pages_to_read()
-                ),
-                None => "Reading the text of every page of the PDF…".to_string(),
-            },
-            html! {
+        (Texts::Reading { done, total }, _, _) => {
+            let progress = html! {
                 <div class="progress">
                     <progress max={total.to_string()} value={done.to_string()} aria-label="Pages read"></progress>
                     <span class="progress-text small">{ format!("{done} of {total} pages read") }</span>
                 </div>
-            },
-        ),
+            };
+            match (&doc.so_far, early.as_ref()) {
+                (Some(p), Some(g)) => {
+                    let settled = g.items.iter().filter(|i| p.settles(i)).count();
+                    let waiting = g.items.len() - settled;
+                    let mut text = format!(
+                        "Provisional: {settled} of {} items checked on the pages read so far",
+                        g.items.len()
+                    );
+                    if waiting > 0 {
+                        text.push_str(&format!(
+                            "; {} the whole document (a caption not on its expected page may be on any page)",
+                            counted(waiting, "item waits for", "items wait for")
+                        ));
+                    }
+                    text.push_str(". ");
+                    text.push_str(&reading_text(p));
+                    ("provisional", text, html! { <>{ progress }{ provisional(g, p) }</> })
+                }
+                (Some(p), None) => ("reading", reading_text(p), progress),
+                (None, _) => (
+                    "reading",
+                    "Reading the text of every page of the PDF…".to_string(),
+                    progress,
+                ),
+            }
+        }
         (Texts::Failed(why), _, _) => (
             "failed",
             format!("The page text could not be read: {why}"),

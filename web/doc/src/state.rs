@@ -10,7 +10,7 @@ use std::rc::Rc;
 use figeval::provenance::AuditHit;
 use figeval::Dataset;
 use figeval_document::ground::PageSource;
-use figeval_document::{find_captions, Caption};
+use figeval_document::{find_captions, Caption, ItemGround, Verdict};
 use yew::Reducible;
 
 use crate::shared::Shared;
@@ -105,6 +105,32 @@ impl Pages {
             .iter()
             .filter(|s| matches!(s, Source::Unreadable(why) if &**why == NOT_READ_YET))
             .count()
+    }
+
+    /// How many pages a read under way has not read yet, by their text layer ([`NOT_READ`]) or
+    /// by OCR ([`NOT_READ_YET`]).
+    pub fn pages_unread(&self) -> usize {
+        (1..=self.sources.len())
+            .filter(|&p| !self.is_read(u32::try_from(p).unwrap_or(u32::MAX)))
+            .count()
+    }
+
+    /// Whether page `page` (1-based) has been read (from its text layer, by OCR, or found
+    /// unreadable), rather than waiting in a read under way.
+    pub fn is_read(&self, page: u32) -> bool {
+        !matches!(self.source(page), Source::Unreadable(why) if &**why == NOT_READ || &**why == NOT_READ_YET)
+    }
+
+    /// Whether `item`'s verdict on these pages stays once every page is read. An `ok` (a
+    /// caption on an expected page), a `beyond_end` and a `not_checked` need no other page;
+    /// `unreadable` stays when its pages were tried; a `moved`, `mention_only` or `absent`
+    /// needs the whole document.
+    pub fn settles(&self, item: &ItemGround) -> bool {
+        match item.verdict {
+            Verdict::Ok | Verdict::BeyondEnd | Verdict::NotChecked => true,
+            Verdict::Unreadable => item.unreadable_pages.iter().all(|p| self.is_read(p.get())),
+            Verdict::Moved | Verdict::MentionOnly | Verdict::Absent => self.pages_unread() == 0,
+        }
     }
 
     /// How many pages were read by OCR.
@@ -254,8 +280,12 @@ pub struct Doc {
 /// How many PDFs' texts [`Doc::read`] keeps; opening one more forgets the one read longest ago.
 pub const READ_FILES: usize = 16;
 
-/// Why a page of a read under way has no text yet (the viewer's words).
+/// Why a scanned page of a read under way has no text yet (the viewer's words).
 pub const NOT_READ_YET: &str = "not read by OCR yet";
+
+/// Why a page of a read under way has no text yet while the pages the check needs are read
+/// first (the viewer's words).
+pub const NOT_READ: &str = "not read yet";
 
 impl Doc {
     /// The page texts and captions, once read.
@@ -587,6 +617,58 @@ mod tests {
         assert_eq!(done.doc.pages_so_far(), done.doc.pages());
         let closed = s.apply(Action::Pdf(Pdf::None));
         assert!(closed.doc.pages_so_far().is_none());
+    }
+
+    #[test]
+    fn the_pages_read_first_settle_their_ok_items_and_leave_the_rest_to_the_whole_read() {
+        let not_read = || Source::Unreadable(NOT_READ.into());
+        // Pages 2 and 4 read first; page 4 is a scan OCR has still to read.
+        let pages = Pages::new(
+            vec![
+                String::new(),
+                "Figure 1.1: A plot.\n".into(),
+                String::new(),
+                String::new(),
+            ],
+            vec![
+                not_read(),
+                Source::Layer,
+                not_read(),
+                Source::Unreadable(NOT_READ_YET.into()),
+            ],
+            0.0,
+        );
+        assert_eq!((pages.pages_unread(), pages.pages_to_read()), (3, 1));
+        assert!(pages.is_read(2) && !pages.is_read(1) && !pages.is_read(4));
+        let dataset = Dataset::parse(
+            r#"{"corpus_id": "c", "items": [
+                {"question": "Where is the plot?", "expected_pages": [2], "figure_ref": "Figure 1.1", "kind": "locate"},
+                {"question": "Where is the map?", "expected_pages": [2], "figure_ref": "Figure 1.2", "kind": "locate"},
+                {"question": "And the table?", "expected_pages": [4], "figure_ref": "Table 1", "kind": "locate"},
+                {"question": "Past the end?", "expected_pages": [9], "figure_ref": "Figure 1.1", "kind": "locate"}
+            ]}"#,
+        )
+        .expect("a valid dataset");
+        let g =
+            figeval_document::ground::ground_read(&dataset, &pages.texts, &pages.page_sources());
+        let verdicts: Vec<(Verdict, bool)> = g
+            .items
+            .iter()
+            .map(|i| (i.verdict, pages.settles(i)))
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                (Verdict::Ok, true),
+                (Verdict::Absent, false),
+                (Verdict::Unreadable, false),
+                (Verdict::BeyondEnd, true)
+            ]
+        );
+        // Every page read: an absent verdict stands.
+        let whole = Pages::new(pages.texts.clone(), vec![Source::Layer; 4], 0.0);
+        assert_eq!(whole.pages_unread(), 0);
+        assert!(whole.settles(&g.items[1]));
     }
 
     #[test]
