@@ -218,6 +218,11 @@ document.addEventListener('click', (e) => {
   box.hidden = true;
   if (e.target.closest('[data-testid=pdf-offer-load]')) open('openUrl', box.dataset.url);
 });
+// OCR stopped in the viewer goes on where it stopped: the PDF is read again, its pages read so
+// far from this browser's cache (pdfview.mjs's `resumeOcr`).
+document.addEventListener('click', (e) => {
+  if (e.target instanceof Element && e.target.closest('[data-testid=ocr-resume]')) open('resumeOcr');
+});
 document.addEventListener('change', (e) => {
   if (!e.target.matches?.('[data-testid=pdf-input]')) return;
   const file = e.target.files[0];

@@ -1,5 +1,5 @@
-// OCR in the page: tesseract.js reads a scanned page (a canvas pdfview.mjs drew) in its own
-// worker. Imported by pdfview.mjs only when a page that is read has no text layer, so none of
+// OCR in the page: tesseract.js reads scanned pages (canvases pdfview.mjs drew) in up to
+// `WORKERS` workers of its own, one page each at a time. Imported by pdfview.mjs only when a page that is read has no text layer, so none of
 // it loads before. Every file comes from dist/ocr/ (web/index.html copies them from npm's
 // `tesseract.js`, `tesseract.js-core` and `@tesseract.js-data/eng`): the worker script, the
 // LSTM cores (plain, SIMD, relaxed SIMD: the worker picks the one the browser runs) and the
@@ -17,21 +17,55 @@ const here = (path) => new URL(path, import.meta.url).href;
  */
 const SPECK_CONFIDENCE = 10;
 
-let worker = null;
+/**
+ * How many tesseract.js workers read at once: one per core the browser reports, at most 4
+ * (each holds its own engine and model, about 40 MB).
+ */
+export const WORKERS = Math.max(1, Math.min(4, Number(globalThis.navigator?.hardwareConcurrency) || 1));
 
-function start() {
-  worker ??= Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+let workers = []; // promises of started workers
+const idle = []; // started workers free to read
+const waiting = []; // resolvers of reads waiting for a free worker
+
+function startOne() {
+  return Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
     workerPath: here('./ocr/worker.min.js'),
     corePath: here('./ocr/core'),
     langPath: here('./ocr/lang'),
     gzip: true,
     cacheMethod: 'none',
     workerBlobURL: false,
+  }).then(async (w) => {
+    // One block of text (psm 6, the library's default), set here so that it is a choice: the
+    // command line (`crates/pagetext`) finds the page's layout first (psm 3), but with this
+    // model psm 3 loses the Octave excerpt's Figure 15.1 caption, beside its plot, which psm 6
+    // reads with the CLI's confidence (85 against 87; BENCHMARKS.md, "OCR in the page").
+    await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK });
+    return w;
   }).catch((e) => {
-    worker = null;
     throw new Error(`the OCR engine (tesseract.js) could not start: ${e && e.message ? e.message : e}`);
   });
-  return worker;
+}
+
+/** A free worker: an idle one, a new one while there are fewer than WORKERS, or the next freed. */
+async function acquire() {
+  if (idle.length) return idle.pop();
+  if (workers.length < WORKERS) {
+    const started = startOne();
+    workers.push(started);
+    try {
+      return await started;
+    } catch (e) {
+      workers = workers.filter((w) => w !== started);
+      throw e;
+    }
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function release(w) {
+  const next = waiting.shift();
+  if (next) next(w); else idle.push(w);
 }
 
 /**
@@ -66,17 +100,11 @@ export function parseTsv(tsv) {
 
 /** Reads a drawn page (a canvas): `{ text, confidence }`, confidence 0 to 100. */
 export async function read(canvas) {
-  const starting = start();
-  const w = await starting;
-  // Stopped meanwhile (a page past its time limit): this worker is being terminated.
-  if (worker !== starting) throw new Error('the OCR engine was stopped');
-  const { data } = await w.recognize(canvas, {}, { text: false, tsv: true });
-  return parseTsv(data.tsv || '');
-}
-
-/** Stops the worker (it starts again when a page is read). */
-export async function stop() {
-  const w = worker;
-  worker = null;
-  if (w) await (await w.catch(() => null))?.terminate();
+  const w = await acquire();
+  try {
+    const { data } = await w.recognize(canvas, {}, { text: false, tsv: true });
+    return parseTsv(data.tsv || '');
+  } finally {
+    release(w);
+  }
 }

@@ -30,7 +30,7 @@ const cache = new Map(); // page -> data URL, in use order
 const waiting = new Set(); // images watched until they are on screen
 const queue = []; // images on screen, waiting for a render
 let running = 0;
-const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, textReads: 0, firstPages: 0, firstMs: null };
+const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, ocrCached: 0, ocrWallMs: 0, textReads: 0, firstPages: 0, firstMs: null };
 
 const pageOf = (img) => Number(img.dataset.thumb);
 
@@ -285,17 +285,23 @@ async function opening(name, bytes) {
 /** The name of the last PDF opened, in localStorage (boot.js offers it at start). */
 const LAST = 'figeval.lastPdf';
 
-/** Runs `act` on the `pdf` store of this origin's IndexedDB database `figeval`; its result. */
-function stored(mode, act) {
+/** The IndexedDB database of pages read by OCR (its store `pdf` holds them, by key). */
+const OCR_DB = 'figeval-ocr';
+
+/**
+ * Runs `act` on the `pdf` store of this origin's IndexedDB database `name` (`figeval`: the last
+ * PDF; `figeval-ocr`: pages read by OCR); its result, or the results of a list of requests.
+ */
+function stored(mode, act, name = 'figeval') {
   return new Promise((resolve, reject) => {
-    const r = indexedDB.open('figeval', 1);
+    const r = indexedDB.open(name, 1);
     r.onupgradeneeded = () => r.result.createObjectStore('pdf');
     r.onerror = () => reject(r.error);
     r.onsuccess = () => {
       const db = r.result;
       const tx = db.transaction('pdf', mode);
       const req = act(tx.objectStore('pdf'));
-      tx.oncomplete = () => { db.close(); resolve(req.result); };
+      tx.oncomplete = () => { db.close(); resolve(Array.isArray(req) ? req.map((q) => q.result) : req.result); };
       tx.onerror = tx.onabort = () => { db.close(); reject(tx.error); };
     };
   });
@@ -543,8 +549,8 @@ const NEARLY_EMPTY_CHARS = 32;
 const NOT_READ_YET = 'not read by OCR yet';
 /** A page's source while its text is still to be read (`web/doc`'s `NOT_READ`). */
 const NOT_READ = 'not read yet';
-/** The resolution a scanned page is drawn at for OCR, in dots per inch. */
-const OCR_DPI = 150;
+/** The resolution a scanned page is drawn at for OCR, in dots per inch: `pagetext`'s (`pdftoppm -r 200`). */
+const OCR_DPI = 200;
 /**
  * How long one page may take through OCR in the page before it is `unreadable` (the engine's
  * start included, for the first): twice the command line's default `--ocr-timeout` (60 s),
@@ -566,13 +572,15 @@ class OcrTimedOut extends Error {}
  * is left to end in the engine's worker (terminating tesseract.js's worker mid-job made it
  * throw uncaught errors), so a later page may wait behind it, within its own limit.
  */
-async function ocrPageWithin(d, n) {
+async function ocrPageWithin(d, n, keyOf) {
   let timer;
   const limit = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new OcrTimedOut(`OCR took longer than ${ocrPageMs / 1000} s on this page`)), ocrPageMs);
   });
   const job = ocrPage(d, n);
-  job.catch(() => {}); // past the limit its end (the stopped worker's refusal) is not news
+  // What the page says is kept for the next opening, also when it comes after a stop or past
+  // the limit; past the limit its end (the stopped worker's refusal) is not news.
+  job.then((r) => keyOf && keepOcr(keyOf(n), r)).catch(() => {});
   try {
     return await Promise.race([job, limit]);
   } finally {
@@ -594,20 +602,84 @@ async function paintsImage(page) {
 
 let ocrModule = null;
 const ocrEngine = () => (ocrModule ??= import('./ocr.mjs').catch((e) => { ocrModule = null; throw e; }));
-let ocrRun = null; // { cancelled } of the OCR under way
+let ocrRun = null; // { cancelled, stop, stopped } of the OCR under way
+/** What a lane of the OCR gets when *Stop OCR* is pressed. */
+const STOP = Symbol('stop');
+/** A page's source when OCR was stopped before it was read. */
+const STOPPED = 'OCR was stopped before this page';
+/** Pages read by OCR at once (null: the engine's `WORKERS`); `setOcrWorkers` sets it (tests). */
+let ocrLanes = null;
 
-/** The strip's line while OCR reads (`ocr-status`), with its cancel (`ocr-cancel`). */
-function ocrStatus(text, running) {
+/** Sets how many pages OCR reads at once, `null` for as many as the engine has workers (an automation hook). */
+export function setOcrWorkers(n) {
+  ocrLanes = n === null ? null : Math.max(1, Number(n) || 1);
+}
+
+/**
+ * What a page's OCR text depends on besides the PDF and the page: how it is drawn and read
+ * (`ocr.mjs`: the engine, its model, the page segmentation mode, the speck rule). A change to
+ * any of them is another key, so text read otherwise is never taken for it.
+ */
+const OCR_SETTINGS = `dpi ${OCR_DPI}; max ${OCR_MAX_PIXELS} px; tesseract.js 7.0.0; eng 4.0.0_best_int; LSTM; psm 6; speck 10`;
+
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The cache key of each page of `d`, as the command line's OCR cache names its entries
+ * (contract §13.7): the PDF's SHA-256, the start of the settings' SHA-256, the page. Rejects
+ * where the browser cannot hash (an insecure origin has no `crypto.subtle`).
+ */
+async function ocrKeys(d) {
+  const [pdf, settings] = await Promise.all([
+    crypto.subtle.digest('SHA-256', await d.getData()),
+    crypto.subtle.digest('SHA-256', new TextEncoder().encode(OCR_SETTINGS)),
+  ]);
+  const base = `${hex(pdf)}/${hex(settings).slice(0, 16)}`;
+  return (n) => `${base}-p${n}`;
+}
+
+/** The cached `{ text, confidence }` of each key (undefined: none), from this browser's IndexedDB. */
+function ocrCached(keys) {
+  return stored('readonly', (s) => keys.map((k) => s.get(k)), OCR_DB);
+}
+
+/** Keeps a page's OCR; a browser that refuses (storage full, private mode) keeps nothing. */
+function keepOcr(key, r) {
+  return stored('readwrite', (s) => s.put({ text: r.text, confidence: r.confidence }, key), OCR_DB).catch(() => {});
+}
+
+/** Reads the open PDF again, its scanned pages read so far from the cache: OCR goes on where it stopped. */
+export async function resumeOcr() {
+  if (!doc) return;
+  const data = await doc.getData();
+  return opening(docName, async () => data);
+}
+
+/**
+ * The strip's line while OCR reads (`ocr-status`), with its cancel (`ocr-cancel`), and once
+ * stopped, `ocr-resume` (boot.js opens the PDF again through `resumeOcr`).
+ */
+function ocrStatus(text, running, resumable = false) {
   const s = document.querySelector('[data-testid=pdf-status]');
   if (!s) return;
   let line = document.querySelector('[data-testid=ocr-status]');
   if (!line) {
     line = el('span', { 'data-testid': 'ocr-status', role: 'status', class: 'pdf-added' });
-    line.append(el('span'), button('ocr-cancel', 'Stop OCR', '', () => { if (ocrRun) ocrRun.cancelled = true; }));
+    const stop = button('ocr-cancel', 'Stop OCR', '', () => {
+      if (!ocrRun) return;
+      ocrRun.cancelled = true;
+      ocrRun.stop();
+    });
+    // boot.js answers a click on `ocr-resume`: it opens the PDF again (`resumeOcr`) and tells
+    // the document module, as for any PDF opened.
+    const resume = el('button', { type: 'button', 'data-testid': 'ocr-resume' }, 'Resume OCR');
+    line.append(el('span'), stop, resume);
     s.after(line);
   }
-  line.firstChild.textContent = text;
-  line.lastChild.hidden = !running;
+  const [words, stop, resume] = line.children;
+  words.textContent = text;
+  stop.hidden = !running;
+  resume.hidden = !resumable;
   line.dataset.running = String(running);
 }
 
@@ -751,43 +823,86 @@ async function readTexts(progress, first) {
     const wantedSet = new Set(wanted);
     scans.sort((a, b) => a - b);
     const order = [...scans.filter((n) => wantedSet.has(n)), ...scans.filter((n) => !wantedSet.has(n))];
-    const run = { cancelled: false };
+    const run = { cancelled: false, stop: null };
+    run.stopped = new Promise((resolve) => { run.stop = () => resolve(STOP); });
     ocrRun = run;
+    const started = performance.now();
+    // The pages this browser read before (the same PDF, page and settings) come from its cache.
+    const keyOf = await ocrKeys(d).catch(() => null);
+    closed();
+    let fromCache = 0;
+    if (keyOf) {
+      const kept = await ocrCached(order.map(keyOf)).catch(() => []);
+      closed();
+      order.forEach((n, i) => {
+        const k = kept[i];
+        if (!k || typeof k.text !== 'string' || !Number.isFinite(k.confidence)) return;
+        out[n - 1] = k.text;
+        sources[n - 1] = k.confidence;
+        read++;
+        fromCache++;
+      });
+    }
+    stats.ocrCached += fromCache;
+    const todo = order.filter((n) => sources[n - 1] === NOT_READ_YET);
     let done = 0;
+    const cached = fromCache ? ` (${fromCache} from this browser's cache)` : '';
     // While OCR reads, every page read hands the texts so far to the progress listeners (a
     // page still to read says so), so the caption list shows what is read already.
     soFar();
     try {
-      for (const n of order) {
-        closed();
-        if (run.cancelled) {
-          out[n - 1] = '';
-          sources[n - 1] = 'OCR was stopped before this page';
-          continue;
-        }
-        ocrStatus(`Reading scanned pages by OCR: ${done} of ${order.length}…`, true);
-        const started = performance.now();
-        try {
-          const r = await ocrPageWithin(d, n);
-          out[n - 1] = r.text;
-          sources[n - 1] = r.confidence;
-          read++;
-          const ms = performance.now() - started;
-          stats.ocrMs += ms;
-          stats.ocrFirstMs ??= ms;
-          stats.ocrPages++;
-        } catch (e) {
-          out[n - 1] = '';
-          sources[n - 1] = e instanceof OcrTimedOut ? e.message : `OCR failed: ${e && e.message ? e.message : e}`;
-        }
-        done++;
-        if (done < order.length) soFar();
+      if (todo.length) {
+        ocrStatus(`Reading scanned pages by OCR: ${fromCache} of ${order.length}${cached}…`, true);
+        const lanes = Math.min(ocrLanes ?? (await ocrEngine()).WORKERS, todo.length);
+        let next = 0;
+        const lane = async () => {
+          while (next < todo.length) {
+            const n = todo[next++];
+            closed();
+            if (run.cancelled) {
+              out[n - 1] = '';
+              sources[n - 1] = STOPPED;
+              continue;
+            }
+            const pageStarted = performance.now();
+            try {
+              // Stopping does not wait for the page under way: its result, when it comes, is
+              // only kept in the cache, for the next opening.
+              const r = await Promise.race([ocrPageWithin(d, n, keyOf), run.stopped]);
+              closed();
+              if (r === STOP) {
+                out[n - 1] = '';
+                sources[n - 1] = STOPPED;
+                continue;
+              }
+              out[n - 1] = r.text;
+              sources[n - 1] = r.confidence;
+              read++;
+              const ms = performance.now() - pageStarted;
+              stats.ocrMs += ms;
+              stats.ocrFirstMs ??= ms;
+              stats.ocrPages++;
+            } catch (e) {
+              closed();
+              out[n - 1] = '';
+              sources[n - 1] = e instanceof OcrTimedOut ? e.message : `OCR failed: ${e && e.message ? e.message : e}`;
+            }
+            done++;
+            if (done < todo.length && !run.cancelled) {
+              ocrStatus(`Reading scanned pages by OCR: ${fromCache + done} of ${order.length}${cached}…`, true);
+              soFar();
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: lanes }, lane));
       }
     } finally {
       if (ocrRun === run) ocrRun = null;
     }
+    stats.ocrWallMs = performance.now() - started;
     const ocred = sources.filter((c) => typeof c === 'number').length;
-    ocrStatus(`${ocred} of ${total} ${total === 1 ? 'page' : 'pages'} read by OCR${run.cancelled ? ` (stopped: ${order.length - done} not read)` : ''}.`, false);
+    const stopped = sources.filter((c) => c === STOPPED).length;
+    ocrStatus(`${ocred} of ${total} ${total === 1 ? 'page' : 'pages'} read by OCR${stopped ? ` (stopped: ${stopped} not read)` : ''}.${fromCache ? ` ${fromCache} of them from this browser's cache.` : ''}`, false, stopped > 0);
   }
   out.sources = sources;
   return out;

@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, mkdirSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
@@ -147,6 +147,14 @@ test('a live run over two files gives the report figeval run gives against the s
       } else {
         assert.doesNotMatch(status, /to check the rest/);
       }
+    }
+    // A PDF none of the dataset's paths names, opened after them: the check says so, by name,
+    // above the checks of the PDFs read before it.
+    const other = '/usr/share/doc/octave/refcard-a4.pdf';
+    if (existsSync(other)) {
+      await page.setInputFiles('[data-testid=pdf-input]', other);
+      await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-name="refcard-a4.pdf"]', { state: 'attached', timeout: 60_000 });
+      await page.waitForFunction(() => /^The open PDF, refcard-a4\.pdf, is none of the dataset's files/.test(document.querySelector('[data-testid=ground-status]')?.textContent ?? ''), null, { timeout: 60_000 });
     }
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -96,6 +96,9 @@ enum Checked {
         unread: String,
         /// How many locations the dataset's items give.
         locations: usize,
+        /// The open PDF, when none of the dataset's paths names it (the checks shown are then
+        /// of PDFs read before it).
+        unmatched: Option<String>,
     },
 }
 
@@ -209,7 +212,12 @@ pub fn ground_panel() -> Html {
                 }
             }
             let locations = d.items.iter().map(|i| i.expected_locations.len()).sum();
+            let unmatched = read
+                .last()
+                .filter(|(open, _)| !files.iter().any(|f| f.name == *open))
+                .map(|(open, _)| open.to_string());
             Some(Checked::Files {
+                unmatched,
                 read: read.iter().map(|(n, _)| n.to_string()).collect(),
                 unread: unread.join(", "),
                 locations,
@@ -233,14 +241,17 @@ pub fn ground_panel() -> Html {
             html! {},
         ),
         (_, _, Some(Checked::One(g))) => ("checked", summary(&[g]), findings(g, None)),
-        (_, _, Some(Checked::Files { files, unread, locations, .. })) => {
+        (_, _, Some(Checked::Files { files, unread, locations, unmatched, .. })) => {
             let grounds: Vec<&Ground> = files.iter().map(|f| &f.ground).collect();
             let names: Vec<&str> = files.iter().map(|f| &*f.name).collect();
             let checked: usize = files.iter().map(|f| f.numbers.len()).sum();
-            let mut text = format!(
+            let mut text = unmatched.as_ref().map_or_else(String::new, |open| {
+                format!("The open PDF, {open}, is none of the dataset's files: nothing is checked in it; what follows is of the PDFs read before it. ")
+            });
+            text.push_str(&format!(
                 "A dataset of several files: {checked} of its {locations} item locations are checked, in {}.",
                 names.join(", ")
-            );
+            ));
             if !unread.is_empty() {
                 text.push_str(&format!(" Open {unread} to check the rest."));
             }
