@@ -39,7 +39,7 @@ function startOne() {
     // One block of text (psm 6, the library's default), set here so that it is a choice: the
     // command line (`crates/pagetext`) finds the page's layout first (psm 3), but with this
     // model psm 3 loses the Octave excerpt's Figure 15.1 caption, beside its plot, which psm 6
-    // reads with the CLI's confidence (85 against 87; BENCHMARKS.md, "OCR in the page").
+    // reads with about the CLI's confidence (BENCHMARKS.md, "OCR in the page").
     await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK });
     return w;
   }).catch((e) => {
