@@ -98,9 +98,13 @@ export function parseTsv(tsv) {
   return { text, confidence: words ? sum / words : 0 };
 }
 
-/** Reads a drawn page (a canvas): `{ text, confidence }`, confidence 0 to 100. */
-export async function read(canvas) {
+/**
+ * Reads a drawn page (a canvas): `{ text, confidence }`, confidence 0 to 100. `onTurn` is called
+ * when a started worker takes it.
+ */
+export async function read(canvas, onTurn = () => {}) {
   const w = await acquire();
+  onTurn();
   try {
     const { data } = await w.recognize(canvas, {}, { text: false, tsv: true });
     return parseTsv(data.tsv || '');

@@ -552,8 +552,8 @@ const NOT_READ = 'not read yet';
 /** The resolution a scanned page is drawn at for OCR, in dots per inch: `pagetext`'s (`pdftoppm -r 200`). */
 const OCR_DPI = 200;
 /**
- * How long one page may take through OCR in the page before it is `unreadable` (the engine's
- * start included, for the first): twice the command line's default `--ocr-timeout` (60 s),
+ * How long one page may take through OCR in the page, from when a started worker takes it,
+ * before it is `unreadable`: twice the command line's default `--ocr-timeout` (60 s),
  * since tesseract.js reads about half as fast as native tesseract. `setOcrPageLimit` changes it
  * (tests).
  */
@@ -574,10 +574,16 @@ class OcrTimedOut extends Error {}
  */
 async function ocrPageWithin(d, n, keyOf) {
   let timer;
+  let startLimit;
+  // The limit runs from when a worker takes the page: a page waiting behind another (one
+  // past its limit and still in its worker) is not charged for the wait, so one slow page
+  // does not make every page after it unreadable.
   const limit = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new OcrTimedOut(`OCR took longer than ${ocrPageMs / 1000} s on this page`)), ocrPageMs);
+    startLimit = () => {
+      timer = setTimeout(() => reject(new OcrTimedOut(`OCR took longer than ${ocrPageMs / 1000} s on this page`)), ocrPageMs);
+    };
   });
-  const job = ocrPage(d, n);
+  const job = ocrPage(d, n, startLimit);
   // What the page says is kept for the next opening, also when it comes after a stop or past
   // the limit; past the limit its end (the stopped worker's refusal) is not news.
   job.then((r) => keyOf && keepOcr(keyOf(n), r)).catch(() => {});
@@ -683,7 +689,7 @@ function ocrStatus(text, running, resumable = false) {
   line.dataset.running = String(running);
 }
 
-async function ocrPage(d, n) {
+async function ocrPage(d, n, onTurn) {
   const p = await d.getPage(n);
   const base = p.getViewport({ scale: 1 });
   const scale = Math.min(OCR_DPI / 72, OCR_MAX_PIXELS / Math.max(base.width, base.height));
@@ -692,7 +698,7 @@ async function ocrPage(d, n) {
   canvas.width = Math.ceil(viewport.width);
   canvas.height = Math.ceil(viewport.height);
   await p.render({ canvas, viewport, background: '#ffffff' }).promise;
-  return (await ocrEngine()).read(canvas);
+  return (await ocrEngine()).read(canvas, onTurn);
 }
 
 /**
