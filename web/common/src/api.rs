@@ -135,12 +135,16 @@ pub fn open_run(id: &str, answer: Result<Answer, String>) -> Result<OpenReport, 
     };
     let (name, labels) = run_facts(&a.text);
     let report = read_report(&name, text).map_err(|e| format!("{}: {}", e.title, e.detail))?;
+    // Called by the name the server keeps for it (edited there, perhaps), which its share links
+    // and downloads then carry too.
+    let mut open = OpenReport::new("figeval server", report);
+    open.rename(&name);
     Ok(OpenReport {
         stored: Some(Rc::new(Stored {
             id: id.to_string(),
             labels,
         })),
-        ..OpenReport::new(&name, report)
+        ..open
     })
 }
 
