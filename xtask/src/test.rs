@@ -230,24 +230,19 @@ fn everything(phases: &mut Phases, tally: &mut Tally) -> Result<(), String> {
         .map_err(|_| "the installs beside the builds panicked".to_string())?;
     phases.beside = Some((took, waited.elapsed()));
     built?;
-    let Prepared { servers } = prepared?;
-    tests(phases, tally, &servers)
-}
-
-/// What [`beside_the_builds`] makes ready for the tests.
-struct Prepared {
-    servers: Servers,
+    tests(phases, tally, &prepared?)
 }
 
 /// The machine's packages and checks, the npm packages, and the venvs of the connector tests'
-/// servers and of the ranx check: network and single-core work, run beside [`builds`].
-fn beside_the_builds() -> Result<Prepared, String> {
+/// servers and of the ranx check: network and single-core work, run beside [`builds`]. Gives
+/// the connector tests' servers.
+fn beside_the_builds() -> Result<Servers, String> {
     setup::machine()?;
     setup::npm_packages()?;
     // The connector tests run the real LangServe and Hayhooks servers from this venv.
     let servers = Servers::prepare()?;
     ranx::prepare()?;
-    Ok(Prepared { servers })
+    Ok(servers)
 }
 
 /// The cargo-installed tools, then format, lints, the API listing and every build the tests
