@@ -1,6 +1,6 @@
 // Loads the app's WebAssembly. Kept as a file (not inline) so the page's
 // Content-Security-Policy can say script-src 'self'.
-import init, { work_report, work_banner, runs_current, runs_compared, app_session, app_pushed } from './figeval-web.js';
+import init, { work_report, work_banner, runs_current, runs_compared, app_session, app_pushed, same_file } from './figeval-web.js';
 
 // Share links are raw DEFLATE (contract §10.2), made and opened by the browser's own
 // (De)CompressionStream so the app's WebAssembly carries no codec (src/browser.rs). Inflating
@@ -23,6 +23,9 @@ globalThis.figevalInflate = async (bytes, limit) => {
 };
 
 const ready = init({ module_or_path: new URL('./figeval-web_bg.wasm', import.meta.url) });
+// Which open PDF a dataset's or a match's path names is the core's rule (whole trailing path
+// components): the PDF viewer asks the app's WebAssembly.
+ready.then(() => { globalThis.figevalSameFile = same_file; });
 
 // The team server's API (contract §15.5), relative to the page so a path prefix keeps working:
 // [status, text, content type]. A run's report is split off in JS, whose JSON is fast.
@@ -102,7 +105,8 @@ globalThis.figevalKept = {
 };
 
 // The PDF viewer (web/pdfview.mjs, on pdf.js and its worker) loads only when a PDF is opened
-// from the document strip (index.html): a file picked or dropped, or a URL. A link's
+// from the document strip (index.html): files picked or dropped (several at once: a drawing
+// set), a folder, or a URL. A link's
 // `pdf=<url>` (`#report=…&pdf=…`) is offered, and fetched only when the user says yes.
 let viewer = null;
 const load = () => (viewer ??= import('./pdfview.mjs').catch((e) => { viewer = null; throw e; }));
@@ -123,7 +127,7 @@ document.addEventListener('click', (e) => {
   try { localStorage.removeItem(LAST); } catch { /* nothing kept */ }
   indexedDB.deleteDatabase('figeval');
 });
-const open = (how, what) => load().then((v) => {
+const open = (how, what) => Promise.all([load(), ready]).then(([v]) => {
   reopen.hidden = true;
   const opened = v[how](what); // the strip says `loading` from here on
   // A running document module hears of it now: the stopped read is no failure (web/doc).
@@ -224,10 +228,12 @@ document.addEventListener('click', (e) => {
   if (e.target instanceof Element && e.target.closest('[data-testid=ocr-resume]')) open('resumeOcr');
 });
 document.addEventListener('change', (e) => {
-  if (!e.target.matches?.('[data-testid=pdf-input]')) return;
-  const file = e.target.files[0];
+  // Another open PDF of the set to show.
+  if (e.target.matches?.('[data-testid=pdf-shown]')) return open('showNamed', e.target.value);
+  if (!e.target.matches?.('[data-testid=pdf-input], [data-testid=pdf-folder]')) return;
+  const files = [...e.target.files];
   e.target.value = '';
-  if (file) open('openFile', file);
+  if (files.length) open('openFiles', files);
 });
 document.addEventListener('submit', (e) => {
   if (!e.target.matches?.('[data-pdf-url-form]')) return;
@@ -236,9 +242,31 @@ document.addEventListener('submit', (e) => {
   if (url) open('openUrl', url);
 });
 document.addEventListener('dragover', (e) => { if (inStrip(e)) e.preventDefault(); });
+// The files of a dropped folder, each named by its path in it (`figevalPath`), where the
+// browser gives folders (webkitGetAsEntry); a dropped file is itself.
+const entryFiles = async (entry) => {
+  if (entry.isFile) {
+    const file = await new Promise((ok, no) => entry.file(ok, no));
+    file.figevalPath = entry.fullPath.replace(/^\//, '');
+    return [file];
+  }
+  const reader = entry.createReader();
+  const all = [];
+  for (let batch = await new Promise((ok, no) => reader.readEntries(ok, no)); batch.length;
+    batch = await new Promise((ok, no) => reader.readEntries(ok, no))) all.push(...batch);
+  return (await Promise.all(all.map(entryFiles))).flat();
+};
 document.addEventListener('drop', (e) => {
   if (!inStrip(e)) return;
   e.preventDefault();
-  const file = e.dataTransfer?.files[0];
-  if (file) open('openFile', file);
+  const items = [...(e.dataTransfer?.items ?? [])].filter((i) => i.kind === 'file');
+  const entries = items.map((i) => i.webkitGetAsEntry?.());
+  if (entries.length && entries.every(Boolean) && entries.some((en) => en.isDirectory)) {
+    Promise.all(entries.map(entryFiles)).then((f) => open('openFiles', f.flat()), (err) => {
+      document.querySelector('[data-testid=pdf-status]').textContent = `The folder could not be read: ${err.message}`;
+    });
+    return;
+  }
+  const files = [...(e.dataTransfer?.files ?? [])];
+  if (files.length) open('openFiles', files);
 });

@@ -1,13 +1,17 @@
 // The page's PDF viewer, loaded only when a PDF is opened (boot.js imports it on demand).
-// It wraps pdf.js (Mozilla's `pdfjs-dist`, copied beside it by Trunk): one open document; a
-// thumbnail of every cited page (a match's first page, "+N" for a wider span, read from the
-// window row's `p. 500` / `pp. 500–503`) and of every expected page (the window's
-// `data-expected`) added to each ranked window the app shows; thumbnails drawn lazily, only
-// when on screen, into a bounded cache; the large page view a thumbnail opens (zoom, page
-// number, printed label, previous/next); and the text of every page for the in-page ground
-// check. The PDF's bytes stay in this page: pdf.js parses them in a worker of the same origin.
+// It wraps pdf.js (Mozilla's `pdfjs-dist`, copied beside it by Trunk): the open PDFs (one, or
+// several at once: a drawing set), one of them shown; a thumbnail of every cited page (a
+// match's first page, "+N" for a wider span, read from the window row's `p. 500` /
+// `pp. 500–503`) and of every expected page (the window's `data-expected`, or for a window of
+// several files its `data-locations`, each from the open PDF its path names) added to each
+// ranked window the app shows; thumbnails drawn lazily, only when on screen, into a bounded
+// cache; the large page view a thumbnail opens (zoom, page number, printed label,
+// previous/next); and the text of every page of each open PDF for the in-page ground check.
+// The PDFs' bytes stay in this page: pdf.js parses them in a worker of the same origin.
 // Everything shown is set as text or as an attribute, never as markup. Nothing here decides a
 // number: the report's pages come from the app (the figeval core); this module draws pages.
+// Which open PDF a path names is the core's rule (`figeval::files::same_file`), which the app
+// hands over as `globalThis.figevalSameFile` (boot.js).
 
 import * as pdfjs from './pdf.min.mjs';
 
@@ -21,27 +25,52 @@ const CACHE_LIMIT = 240;
 const PARALLEL = 4;
 /** Widths (CSS pixels) of the page view's zoom steps. */
 const ZOOMS = [420, 600, 800, 1000, 1300, 1700];
+/** Expected pages of one location drawn as thumbnails in a window of several files. */
+const LOCATION_THUMBS = 8;
 
+/**
+ * The open PDFs, in the order they were chosen: `{ name, doc, labels, run }` (`run`: the read
+ * of its page texts under way or done, `texts()`).
+ */
+let files = [];
+/** The open PDF on show (the page view's, the caption list's, the editor's; `null`: none open). */
+let shown = null;
+// The shown PDF's document, name and printed labels.
 let doc = null;
 let docName = '';
 let labels = null;
+/** Counts the sets of PDFs opened (and closed): a read or a drawing of an earlier set is dropped. */
 let generation = 0;
-const cache = new Map(); // page -> data URL, in use order
+const cache = new Map(); // `${name}\n${page}` -> data URL, in use order
 const waiting = new Set(); // images watched until they are on screen
 const queue = []; // images on screen, waiting for a render
 let running = 0;
 const stats = { rendered: 0, cacheHits: 0, firstThumbMs: null, openedAt: 0, ocrPages: 0, ocrMs: 0, ocrFirstMs: null, ocrCached: 0, ocrWallMs: 0, textReads: 0, firstPages: 0, firstMs: null };
 
 const pageOf = (img) => Number(img.dataset.thumb);
+/** The open PDF a thumbnail (or its image) is of: its `data-pdf`, or the shown one. */
+const fileOf = (node) => (node.dataset.pdf === undefined ? shown : files.find((f) => f.name === node.dataset.pdf) ?? null);
+const keyOf = (file, page) => `${file.name}\n${page}`;
 
-function remember(page, url) {
-  cache.delete(page);
-  cache.set(page, url);
+/**
+ * The open PDF a dataset's or a match's path names, by the core's rule (whole trailing path
+ * components): null when it names none of them, or several.
+ */
+function fileNamed(path) {
+  const same = globalThis.figevalSameFile;
+  if (typeof path !== 'string' || !path || typeof same !== 'function') return null;
+  const found = files.filter((f) => same(f.name, path));
+  return found.length === 1 ? found[0] : null;
+}
+
+function remember(key, url) {
+  cache.delete(key);
+  cache.set(key, url);
   while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value);
 }
 
-async function draw(page, width, quality) {
-  const p = await doc.getPage(page);
+async function draw(d, page, width, quality) {
+  const p = await d.getPage(page);
   const base = p.getViewport({ scale: 1 });
   const viewport = p.getViewport({ scale: width / base.width });
   const canvas = document.createElement('canvas');
@@ -58,10 +87,11 @@ function show(img, page, url) {
 }
 
 function fromCache(img) {
+  const file = fileOf(img);
   const page = pageOf(img);
-  const hit = cache.get(page);
+  const hit = file && cache.get(keyOf(file, page));
   if (!hit) return false;
-  remember(page, hit);
+  remember(keyOf(file, page), hit);
   stats.cacheHits++;
   show(img, page, hit);
   return true;
@@ -72,13 +102,15 @@ function pump() {
     // The most recently shown first: what the user just scrolled to.
     const img = queue.pop();
     if (!img.isConnected || img.dataset.rendered === img.dataset.thumb || fromCache(img)) continue;
+    const file = fileOf(img);
+    if (!file) continue;
     const page = pageOf(img);
     running++;
     const gen = generation;
-    draw(page, THUMB_WIDTH * 2, 0.72)
+    draw(file.doc, page, THUMB_WIDTH * 2, 0.72)
       .then((url) => {
         if (gen !== generation) return;
-        remember(page, url);
+        remember(keyOf(file, page), url);
         stats.rendered++;
         if (stats.firstThumbMs === null) stats.firstThumbMs = performance.now() - stats.openedAt;
         show(img, page, url);
@@ -99,10 +131,14 @@ const onScreen = new IntersectionObserver((entries) => {
   pump();
 }, { rootMargin: '200px' });
 
-/** Draws `img`'s page (its `data-thumb`) once it is on screen, from the cache when it is there. */
+/**
+ * Draws `img`'s page (its `data-thumb`, of the open PDF its `data-pdf` names, or the shown
+ * one) once it is on screen, from the cache when it is there.
+ */
 export function watch(img) {
   const page = pageOf(img);
-  if (!doc || !(page >= 1 && page <= doc.numPages) || img.dataset.rendered === img.dataset.thumb) return;
+  const file = fileOf(img);
+  if (!file || !(page >= 1 && page <= file.doc.numPages) || img.dataset.rendered === img.dataset.thumb) return;
   delete img.dataset.rendered;
   delete img.dataset.failed;
   img.removeAttribute('src');
@@ -124,42 +160,82 @@ function pagesOf(text) {
   return m[1].split(', ').map(Number).filter((n) => n > 0);
 }
 
-/** A thumbnail button: `page`, `more` pages after it in the span; `why` it is shown. */
-function thumb(page, more, expected, why) {
+/** A window of several files' locations (`data-locations`): `[path, start, end]` each. */
+function locationsOf(win) {
+  try {
+    const l = JSON.parse(win.dataset.locations || '[]');
+    return Array.isArray(l) ? l.filter((x) => Array.isArray(x) && typeof x[0] === 'string' && x[1] >= 1 && x[2] >= x[1]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A thumbnail button: `page` of the open PDF `file`, `more` pages after it in the span; `why`
+ * it is shown. `named`: the window is of several files, so the thumbnail says which file.
+ */
+function thumb(file, page, more, expected, why, named = false) {
   const b = el('button', { type: 'button', class: `page-thumb${expected ? ' expected' : ''} pdf-added`, 'data-testid': 'page-thumb', 'data-page': String(page) });
-  const l = label(page);
-  const alt = `page ${page}${l ? ` (printed ${l})` : ''}${more > 0 ? ` and ${more} more` : ''}, ${why}${expected ? ', an expected page' : ''}`;
+  const l = label(page, file);
+  const of = named ? ` of ${file.name}` : '';
+  const alt = `page ${page}${of}${l ? ` (printed ${l})` : ''}${more > 0 ? ` and ${more} more` : ''}, ${why}${expected ? ', an expected page' : ''}`;
   b.title = `Open ${alt}`;
   const img = el('img', { 'data-thumb': String(page), alt, width: '84', height: '109' });
+  if (named) {
+    b.dataset.pdf = file.name;
+    img.dataset.pdf = file.name;
+  }
   const cap = el('span', { class: 'thumb-cap' }, `p.${page}${more > 0 ? ` +${more}` : ''}`);
-  if (page > doc.numPages) {
+  const last = file.doc.numPages;
+  if (page > last) {
     b.disabled = true;
-    b.dataset.beyond = String(doc.numPages);
-    cap.textContent = `p.${page}: past the last page (${doc.numPages})`;
+    b.dataset.beyond = String(last);
+    cap.textContent = `p.${page}: past the last page (${last})`;
   }
   b.append(img, cap);
   return b;
 }
 
+/** What a window of several files shows where a path names no open PDF. */
+const notOpen = (path) => el('span', { class: 'muted small pdf-added', 'data-testid': 'thumb-not-open' }, `${path}: not open`);
+
 /** Adds the thumbnails to one ranked window (once; again when the app changes it). */
 function decorate(win) {
-  // A window of several files (contract §1.5): the open PDF is only one of them.
-  if (!doc || win.dataset.files) return;
-  const expected = pagesOf(win.dataset.expected);
-  if (win.dataset.thumbsFor !== win.dataset.expected) {
+  if (!doc) return;
+  // A window of several files (contract §1.5): each page from the open PDF its path names.
+  const several = win.dataset.files === 'true';
+  const wanted = several ? (win.dataset.locations || '') : win.dataset.expected;
+  if (win.dataset.thumbsFor !== wanted) {
     win.querySelector(':scope > .expected-thumbs')?.remove();
-    const bar = el("div", { class: "expected-thumbs pdf-added", "aria-label": "Expected pages" });
-    bar.append(el("span", { class: "muted small" }, "Expected:"), ...expected.map((p) => thumb(p, 0, true, "expected page")));
-    win.querySelector(":scope > p")?.after(bar);
-    win.dataset.thumbsFor = win.dataset.expected;
+    const bar = el('div', { class: 'expected-thumbs pdf-added', 'aria-label': 'Expected pages' });
+    bar.append(el('span', { class: 'muted small' }, 'Expected:'));
+    if (several) {
+      for (const [path, start, end] of locationsOf(win)) {
+        const file = fileNamed(path);
+        if (!file) { bar.append(notOpen(path)); continue; }
+        for (let p = start; p <= Math.min(end, start + LOCATION_THUMBS - 1); p++) bar.append(thumb(file, p, 0, true, `expected page in ${path}`, true));
+      }
+    } else {
+      bar.append(...pagesOf(win.dataset.expected).map((p) => thumb(shown, p, 0, true, 'expected page')));
+    }
+    win.querySelector(':scope > p')?.after(bar);
+    win.dataset.thumbsFor = wanted;
   }
+  const expected = several ? [] : pagesOf(win.dataset.expected);
   for (const row of win.querySelectorAll('[data-testid=window-row]')) {
     const cell = row.querySelector('td.pages');
-    if (!cell || cell.dataset.thumbFor === cell.title) continue;
-    cell.querySelector(':scope > .page-thumb')?.remove();
+    const marker = `${cell?.title}\n${row.dataset.file ?? ''}`;
+    if (!cell || cell.dataset.thumbFor === marker) continue;
+    cell.querySelector(':scope > .page-thumb, :scope > [data-testid=thumb-not-open]')?.remove();
     const [start, end] = pagesOf(cell.title);
-    if (start) cell.append(thumb(start, (end || start) - start, expected.includes(start), `cited at rank ${row.dataset.rank}`));
-    cell.dataset.thumbFor = cell.title;
+    const why = `cited at rank ${row.dataset.rank}`;
+    if (start && !several) cell.append(thumb(shown, start, (end || start) - start, expected.includes(start), why));
+    if (start && several) {
+      const file = fileNamed(row.dataset.file);
+      if (file) cell.append(thumb(file, start, (end || start) - start, row.classList.contains('on'), why, true));
+      else if (row.dataset.file) cell.append(notOpen(row.dataset.file));
+    }
+    cell.dataset.thumbFor = marker;
   }
   for (const img of win.querySelectorAll('img[data-thumb]')) watch(img);
 }
@@ -193,16 +269,8 @@ function undecorate() {
   }
 }
 
-/**
- * Opens a document from its bytes (a Uint8Array, which pdf.js takes over) and starts drawing
- * the thumbnails on the page. Resolves { pages, labels } (labels: the printed page labels, or
- * null). Rejects with a message for a file that is not a PDF, is encrypted, or is damaged.
- */
-export async function open(bytes, name) {
-  close();
-  const gen = generation;
-  stats.openedAt = performance.now();
-  stats.firstThumbMs = null;
+/** Reads `bytes` (a Uint8Array, which pdf.js takes over) as a PDF, or says why it cannot. */
+async function load(bytes) {
   if (!bytes.length) throw new Error('the file is empty (0 bytes)');
   // What the file looks like, to say why pdf.js could not read it (it takes the bytes over).
   const ascii = (from, to) => String.fromCharCode(...bytes.subarray(from, to));
@@ -211,9 +279,8 @@ export async function open(bytes, name) {
   const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false });
   let encrypted = false;
   task.onPassword = () => { encrypted = true; task.destroy(); };
-  let d;
   try {
-    d = await task.promise;
+    return await task.promise;
   } catch (e) {
     if (encrypted || (e && e.name === 'PasswordException')) throw new Error('the PDF is encrypted (password protected): open an unprotected copy');
     if (e && e.name === 'InvalidPDFException') {
@@ -222,22 +289,82 @@ export async function open(bytes, name) {
     }
     throw new Error(e && e.message ? e.message : String(e));
   }
-  if (gen !== generation) { d.loadingTask.destroy(); throw new Error('another PDF was opened meanwhile'); }
-  doc = d;
-  docName = String(name || 'the PDF');
-  try { labels = await d.getPageLabels(); } catch { labels = null; }
-  if (labels && labels.length !== d.numPages) labels = null;
-  follow.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-expected', 'title'] });
+}
+
+/** Makes the open PDF `file` the shown one. */
+function showFile(file) {
+  closeView();
+  hidePreview();
+  shown = file;
+  doc = file.doc;
+  docName = file.name;
+  labels = file.labels;
+  undecorate();
   decorateAll(document.body);
-  return { pages: d.numPages, labels };
 }
 
-/** Closes the open document, its page view and its thumbnails. */
-/** The open PDF's printed page labels, one per page (null: none open, or it has none). */
-export function pageLabels() {
-  return labels;
+/**
+ * Opens several documents at once (the PDFs of a drawing set), from `[name, bytes]` pairs (a
+ * Uint8Array each, which pdf.js takes over), closing those open before, and starts drawing the
+ * thumbnails on the page; the first that opens is shown. Resolves `{ opened, failed }`: the
+ * names and page counts of those that opened, and `[name, why]` of those that did not (not a
+ * PDF, encrypted, damaged). Rejects when another set is opened meanwhile.
+ */
+export async function openAll(list) {
+  close();
+  const gen = generation;
+  stats.openedAt = performance.now();
+  stats.firstThumbMs = null;
+  const opened = [];
+  const failed = [];
+  for (const [name, bytes] of list) {
+    let d;
+    try {
+      d = await load(bytes);
+    } catch (e) {
+      failed.push([String(name), e && e.message ? e.message : String(e)]);
+      continue;
+    }
+    if (gen !== generation) {
+      d.loadingTask.destroy();
+      throw new Error('another PDF was opened meanwhile');
+    }
+    let l;
+    try { l = await d.getPageLabels(); } catch { l = null; }
+    opened.push({ name: String(name || 'the PDF'), doc: d, labels: l && l.length === d.numPages ? l : null, run: null });
+  }
+  if (gen !== generation) throw new Error('another PDF was opened meanwhile');
+  files = opened;
+  if (files.length) {
+    showFile(files[0]);
+    follow.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-expected', 'data-locations', 'data-file', 'title'] });
+  }
+  return { opened: files.map((f) => [f.name, f.doc.numPages]), failed };
 }
 
+/**
+ * Opens one document from its bytes (see `openAll`). Resolves { pages, labels } (labels: the
+ * printed page labels, or null). Rejects with a message for a file that is not a PDF, is
+ * encrypted, or is damaged.
+ */
+export async function open(bytes, name) {
+  const { failed } = await openAll([[name, bytes]]);
+  if (failed.length) throw new Error(failed[0][1]);
+  return { pages: doc.numPages, labels };
+}
+
+/** The shown PDF's printed page labels, one per page (null: none open, or it has none). */
+export function pageLabels(name) {
+  const file = name === undefined ? shown : files.find((f) => f.name === name);
+  return file ? file.labels : null;
+}
+
+/** The open PDFs' names, in the order they were chosen. */
+export function openNames() {
+  return files.map((f) => f.name);
+}
+
+/** Closes the open documents, the page view and the thumbnails. */
 export function close() {
   generation++;
   closeView();
@@ -249,7 +376,9 @@ export function close() {
   for (const img of waiting) onScreen.unobserve(img);
   waiting.clear();
   // pdf.js 6 ends a document through its loading task (the proxy has no destroy of its own).
-  if (doc) doc.loadingTask.destroy();
+  for (const f of files) f.doc.loadingTask.destroy();
+  files = [];
+  shown = null;
   doc = null;
   labels = null;
   undecorate();
@@ -257,32 +386,107 @@ export function close() {
 
 // --- the document strip (the app's markup; its status is written here) -----------------------
 
+/** Counts the sets of PDFs opened: the strip's `data-set`, by which web/doc tells a new set. */
+let sets = 0;
+/** The strip's line for the set open now (the shown PDF changes, the line stays). */
+let openLine = '';
+
+/**
+ * Writes the strip's state: `data-status`, the shown PDF's `data-pages` and `data-name`, every
+ * open PDF's name (`data-names`, a JSON list) and `data-set`; its status line; and the choice
+ * of the shown PDF (`pdf-shown`) when several are open.
+ */
 function strip(status, text, pages = 0, name = '') {
   const panel = document.querySelector('[data-testid=pdf-panel]');
-  if (panel) { panel.dataset.status = status; panel.dataset.pages = String(pages); panel.dataset.name = name; }
+  if (panel) {
+    Object.assign(panel.dataset, { status, pages: String(pages), name, names: JSON.stringify(openNames()), set: String(sets) });
+  }
   const s = document.querySelector('[data-testid=pdf-status]');
   if (s) s.textContent = text;
+  shownChoice(s);
+}
+
+/** The `pdf-shown` choice after the status line: which open PDF is shown (boot.js answers it). */
+function shownChoice(status) {
+  let box = document.querySelector('[data-testid=pdf-shown-box]');
+  if (files.length < 2) {
+    box?.remove();
+    return;
+  }
+  if (!box) {
+    box = el('label', { class: 'pdf-shown', 'data-testid': 'pdf-shown-box' }, 'Shown: ');
+    box.append(el('select', { 'data-testid': 'pdf-shown' }));
+    status?.after(box);
+  }
+  const select = box.querySelector('select');
+  select.replaceChildren(...files.map((f) => {
+    const o = el('option', { value: f.name }, `${f.name} (${count(f.doc.numPages, 'page', 'pages')})`);
+    o.selected = f === shown;
+    return o;
+  }));
+}
+
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const why = (e) => (e && e.message ? e.message : String(e));
+
+/** The status line of a set: what opened, what could not, what was not a PDF. */
+function setLine(opened, failed, skipped) {
+  let line = opened.length === 1
+    ? `open: ${opened[0][0]} — ${count(opened[0][1], 'page', 'pages')}`
+    : `open: ${opened.length} PDFs — ${opened.map(([n, p]) => `${n} (${count(p, 'page', 'pages')})`).join(', ')}`;
+  if (failed.length) line += ` · could not be opened: ${failed.map(([n, w]) => `${n} (${w})`).join('; ')}`;
+  if (skipped) line += ` · ${count(skipped, 'other file was', 'other files were')} left aside: not PDFs`;
+  return line;
 }
 
 let attempts = 0;
 
-async function opening(name, bytes) {
+/**
+ * Opens the `[name, bytes]` pairs `read()` gives, as one set (`what`: how the strip names them
+ * while they open; `skipped`: files chosen that are not PDFs; `showName`: the PDF to show, when
+ * it is among them). An open that fails closes what was open: the strip and the document module
+ * never speak of a PDF that is no longer open.
+ */
+async function opening(what, read, skipped = 0, showName = null) {
   const mine = ++attempts;
-  strip('loading', `Opening ${name}…`);
+  strip('loading', `Opening ${what}…`);
   try {
-    const data = await bytes();
-    const copy = data.slice(); // pdf.js takes `data` over; the copy is kept to reopen
-    const { pages } = await open(data, name);
-    if (mine === attempts) strip('open', `open: ${name} — ${pages} ${pages === 1 ? 'page' : 'pages'}`, pages, name);
-    await keepLast(name, copy);
+    const list = await read();
+    // pdf.js takes the bytes over; the copies are kept to reopen.
+    const copies = list.map(([n, b]) => [n, b.slice()]);
+    const { opened, failed } = await openAll(list);
+    if (mine !== attempts) return;
+    if (!opened.length) {
+      const line = failed.length === 1
+        ? `${failed[0][0]} could not be opened: ${failed[0][1]}`
+        : `None of the ${failed.length} files could be opened: ${failed.map(([n, w]) => `${n} (${w})`).join('; ')}`;
+      strip('failed', line);
+      return;
+    }
+    const again = files.find((f) => f.name === showName);
+    if (again) showFile(again);
+    sets++;
+    openLine = setLine(opened, failed, skipped);
+    strip('open', openLine, doc.numPages, docName);
+    await keepLast(copies.filter(([n]) => files.some((f) => f.name === n)));
   } catch (e) {
-    if (mine === attempts) strip('failed', `${name} could not be opened: ${e && e.message ? e.message : e}`);
+    if (mine !== attempts) return;
+    close();
+    strip('failed', `${what} could not be opened: ${why(e)}`);
   }
 }
 
-// --- the last PDF, kept in this browser to reopen ---------------------------------------------
+/** Shows the open PDF named `name` (the strip's `pdf-shown`): the page view, the captions, the editor follow. */
+export function showNamed(name) {
+  const file = files.find((f) => f.name === name);
+  if (!file || file === shown) return;
+  showFile(file);
+  strip('open', openLine, doc.numPages, docName);
+}
 
-/** The name of the last PDF opened, in localStorage (boot.js offers it at start). */
+// --- the last PDFs, kept in this browser to reopen --------------------------------------------
+
+/** The name of the last PDFs opened, in localStorage (boot.js offers them at start). */
 const LAST = 'figeval.lastPdf';
 
 /** The IndexedDB database of pages read by OCR (its store `pdf` holds them, by key). */
@@ -290,7 +494,7 @@ const OCR_DB = 'figeval-ocr';
 
 /**
  * Runs `act` on the `pdf` store of this origin's IndexedDB database `name` (`figeval`: the last
- * PDF; `figeval-ocr`: pages read by OCR); its result, or the results of a list of requests.
+ * PDFs; `figeval-ocr`: pages read by OCR); its result, or the results of a list of requests.
  */
 function stored(mode, act, name = 'figeval') {
   return new Promise((resolve, reject) => {
@@ -308,34 +512,58 @@ function stored(mode, act, name = 'figeval') {
 }
 
 /**
- * Keeps `bytes` as the last PDF, in this browser only (never uploaded), to be offered at the
- * next start. A browser that refuses (storage full, private mode) keeps nothing and offers
- * nothing: opening the PDF does not depend on it.
+ * Keeps the `[name, bytes]` pairs as the last PDFs, in this browser only (never uploaded), to
+ * be offered at the next start. A browser that refuses (storage full, private mode) keeps
+ * nothing and offers nothing: opening the PDFs does not depend on it.
  */
-async function keepLast(name, bytes) {
+async function keepLast(list) {
   try {
-    await stored('readwrite', (s) => s.put({ name, bytes }, 'last'));
-    localStorage.setItem(LAST, name);
+    await stored('readwrite', (s) => s.put({ files: list }, 'last'));
+    localStorage.setItem(LAST, list.length === 1 ? list[0][0] : `${list[0][0]} and ${list.length - 1} more`);
   } catch {
     try { localStorage.removeItem(LAST); } catch { /* no storage at all */ }
   }
 }
 
-/** Opens the last PDF kept in this browser, or says it is no longer there. */
+/** Opens the last PDFs kept in this browser, or says they are no longer there. */
 export async function reopenLast() {
   let kept;
   try { kept = await stored('readonly', (s) => s.get('last')); } catch { kept = null; }
-  if (!kept) {
+  // A PDF kept before sets were (one `name` and its `bytes`) reopens as a set of one.
+  const list = kept && (Array.isArray(kept.files) ? kept.files : kept.bytes ? [[kept.name, kept.bytes]] : null);
+  if (!list || !list.length) {
     try { localStorage.removeItem(LAST); } catch { /* nothing kept */ }
     strip('failed', 'The last PDF is no longer kept in this browser: open it again.');
     return;
   }
-  return opening(kept.name, async () => kept.bytes);
+  return opening(list.length === 1 ? list[0][0] : `${list.length} PDFs`, async () => list);
+}
+
+const isPdf = (f) => /\.pdf$/iu.test(f.name) || f.type === 'application/pdf';
+/** A chosen file's name: its path in the folder chosen or dropped (boot.js), when it came from one. */
+const nameOf = (f) => f.figevalPath || f.webkitRelativePath || f.name;
+
+/**
+ * Reads the Files chosen (the file input, a drop, a folder) in the page, never sent anywhere,
+ * and opens them as one set: one file whatever it is (a file that is no PDF says so); of
+ * several, the PDFs among them, in name order.
+ */
+export function openFiles(chosen) {
+  const all = [...chosen];
+  const pdfs = all.length === 1 ? all : all.filter(isPdf);
+  if (!pdfs.length) {
+    close();
+    strip('failed', `None of the ${all.length} files chosen is a PDF (named .pdf).`);
+    return Promise.resolve();
+  }
+  pdfs.sort((a, b) => nameOf(a).localeCompare(nameOf(b), undefined, { numeric: true }));
+  const what = pdfs.length === 1 ? nameOf(pdfs[0]) : `${pdfs.length} PDFs`;
+  return opening(what, () => Promise.all(pdfs.map(async (f) => [nameOf(f), new Uint8Array(await f.arrayBuffer())])), all.length - pdfs.length);
 }
 
 /** Reads a File in the page (never sent anywhere) and opens it. */
 export function openFile(file) {
-  return opening(file.name, async () => new Uint8Array(await file.arrayBuffer()));
+  return openFiles([file]);
 }
 
 /** Fetches a PDF by URL (no credentials) and opens it. */
@@ -348,17 +576,18 @@ export function openUrl(url) {
       throw new Error(`could not fetch ${url}: ${e.message}`);
     }
     if (!r.ok) throw new Error(`${url} answered HTTP ${r.status}: ${(await r.text().catch(() => '')).slice(0, 300)}`);
-    return new Uint8Array(await r.arrayBuffer());
+    return [[url, new Uint8Array(await r.arrayBuffer())]];
   });
 }
 
 // --- the page view ---------------------------------------------------------------------------
 
-let view = null; // { root, dialog, title, img, page, zoom, opener, ticket }
+let view = null; // { root, dialog, title, img, file, page, zoom, opener, ticket }
 
-/** The printed label of `page` when the document has one that is not the page number. */
-function label(page) {
-  const l = labels && labels[page - 1] ? String(labels[page - 1]).trim() : '';
+/** The printed label of `page` of the open PDF `file` when it has one that is not the page number. */
+function label(page, file = shown) {
+  const ls = file?.labels;
+  const l = ls && ls[page - 1] ? String(ls[page - 1]).trim() : '';
   return l && l !== String(page) ? l : '';
 }
 
@@ -398,15 +627,18 @@ function zoomsFor(windowWidth) {
 }
 
 function showPage(page, zoom = view.zoom) {
-  page = Math.min(Math.max(1, page), doc.numPages);
+  const { file } = view;
+  const last = file.doc.numPages;
+  page = Math.min(Math.max(1, page), last);
   Object.assign(view, { page, zoom });
-  const l = label(page);
-  const title = `Page ${page} of ${doc.numPages}${l ? ` · printed page ${l}` : ''}`;
+  const l = label(page, file);
+  const of = files.length > 1 ? ` of ${file.name}` : '';
+  const title = `Page ${page} of ${last}${of}${l ? ` · printed page ${l}` : ''}`;
   view.title.textContent = title;
   view.dialog.dataset.page = String(page);
   view.dialog.dataset.label = l;
   view.prev.disabled = page <= 1;
-  view.next.disabled = page >= doc.numPages;
+  view.next.disabled = page >= last;
   const zooms = view.zooms;
   view.out.disabled = zoom === 0;
   view.in.disabled = zoom === zooms.length - 1;
@@ -416,11 +648,11 @@ function showPage(page, zoom = view.zoom) {
   view.img.hidden = true;
   const ticket = ++view.ticket;
   const gen = generation;
-  draw(page, Math.round(zooms[zoom] * (window.devicePixelRatio || 1)), 0.9).then((url) => {
+  draw(file.doc, page, Math.round(zooms[zoom] * (window.devicePixelRatio || 1)), 0.9).then((url) => {
     if (!view || view.ticket !== ticket || gen !== generation) return;
     view.img.src = url;
     view.img.width = zooms[zoom];
-    view.img.alt = `${title}, ${docName}`;
+    view.img.alt = `${title}, ${file.name}`;
     view.img.dataset.page = String(page);
     view.img.hidden = false;
     view.status.hidden = true;
@@ -430,16 +662,20 @@ function showPage(page, zoom = view.zoom) {
   });
 }
 
-/** Opens the page view on `page` (`opener` gets the focus back when it closes). */
-export function openView(page, opener) {
-  if (!doc) return;
+/**
+ * Opens the page view on `page` of the open PDF `file` (the shown one unless said; `opener`
+ * gets the focus back when it closes).
+ */
+export function openView(page, opener, file = shown) {
+  if (!file) return;
+  if (view && view.file !== file) closeView();
   if (!view) {
     const root = el('div', { class: 'overlay' });
     const dialog = el('div', { class: 'page-view', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'page-view-h', 'data-testid': 'page-view', tabindex: '-1' });
     const bar = el('div', { class: 'row wrap page-view-bar' });
     const title = el('h2', { id: 'page-view-h' });
     const { zooms, start } = zoomsFor(window.innerWidth);
-    const v = { root, dialog, title, page, zoom: start, zooms, opener, ticket: 0 };
+    const v = { root, dialog, title, file, page, zoom: start, zooms, opener, ticket: 0 };
     v.prev = button('page-previous', '‹ Previous', '', () => showPage(view.page - 1));
     v.next = button('page-next', 'Next ›', '', () => showPage(view.page + 1));
     v.out = button('zoom-out', '−', 'Zoom out', () => showPage(view.page, Math.max(0, view.zoom - 1)));
@@ -472,7 +708,8 @@ export function openView(page, opener) {
 // A click on a thumbnail the app drew opens its page.
 document.addEventListener('click', (e) => {
   const thumb = e.target instanceof Element ? e.target.closest('[data-testid=page-thumb][data-page]') : null;
-  if (thumb && doc) { hidePreview(); openView(Number(thumb.dataset.page), thumb); }
+  const file = thumb && fileOf(thumb);
+  if (file) { hidePreview(); openView(Number(thumb.dataset.page), thumb, file); }
 });
 
 // --- the preview a thumbnail shows while hovered or focused ----------------------------------
@@ -483,7 +720,7 @@ const PREVIEW_WIDTH = 340;
 const PREVIEW_DELAY_MS = 120;
 /** Previews kept (least recently used first out). */
 const PREVIEW_CACHE = 24;
-const previews = new Map(); // page -> data URL, in use order
+const previews = new Map(); // `${name}\n${page}` -> data URL, in use order
 let previewFor = null; // the thumbnail whose preview is on show or being drawn
 let previewTimer = 0;
 
@@ -507,19 +744,21 @@ function showPreview(button) {
   hidePreview();
   previewFor = button;
   const page = Number(button.dataset.page);
-  if (!(page >= 1 && page <= doc.numPages)) return;
+  const file = fileOf(button);
+  if (!file || !(page >= 1 && page <= file.doc.numPages)) return;
   const gen = generation;
+  const key = keyOf(file, page);
   previewTimer = setTimeout(async () => {
-    let url = previews.get(page);
+    let url = previews.get(key);
     if (!url) {
-      try { url = await draw(page, PREVIEW_WIDTH * 2, 0.8); } catch { return; }
+      try { url = await draw(file.doc, page, PREVIEW_WIDTH * 2, 0.8); } catch { return; }
       if (gen !== generation) return;
-      previews.delete(page);
-      previews.set(page, url);
+      previews.delete(key);
+      previews.set(key, url);
       while (previews.size > PREVIEW_CACHE) previews.delete(previews.keys().next().value);
     }
     if (previewFor !== button || !button.isConnected) return;
-    const l = label(page);
+    const l = label(page, file);
     const fig = el('figure', { class: 'thumb-preview', 'data-testid': 'thumb-preview', 'data-page': String(page), 'aria-hidden': 'true' });
     fig.append(el('img', { src: url, alt: '', width: String(PREVIEW_WIDTH) }),
       el('figcaption', {}, `page ${page}${l ? ` (printed ${l})` : ''}`));
@@ -654,11 +893,14 @@ function keepOcr(key, r) {
   return stored('readwrite', (s) => s.put({ text: r.text, confidence: r.confidence }, key), OCR_DB).catch(() => {});
 }
 
-/** Reads the open PDF again, its scanned pages read so far from the cache: OCR goes on where it stopped. */
+/**
+ * Reads the open PDFs again, the one shown staying shown, their scanned pages read so far from
+ * the cache: OCR goes on where it stopped.
+ */
 export async function resumeOcr() {
-  if (!doc) return;
-  const data = await doc.getData();
-  return opening(docName, async () => data);
+  if (!files.length) return;
+  const list = await Promise.all(files.map(async (f) => [f.name, await f.doc.getData()]));
+  return opening(list.length === 1 ? list[0][0] : `${list.length} PDFs`, async () => list, 0, docName);
 }
 
 /**
@@ -702,7 +944,7 @@ async function ocrPage(d, n, onTurn) {
 }
 
 /**
- * The text of every page, in order (1-based page n is element n-1), one line a line. The pages
+ * The text of every page of the open PDF named `name` (the shown one when not given), in order (1-based page n is element n-1), one line a line. The pages
  * in `first` (the dataset's expected pages) and the pages the ranked windows in the page show
  * are read before the others, and handed at once to `progress(done, total, soFar)` (`soFar`:
  * the texts so far, a page still to read has the source `not read yet`); then `progress(done,
@@ -714,31 +956,32 @@ async function ocrPage(d, n, onTurn) {
  * its text layer, a number the OCR's mean word confidence (0 to 100), a string why OCR could
  * not read it (its text is then empty). Rejects when the document is closed meanwhile.
  */
-export function texts(progress, first = []) {
-  if (!doc) return Promise.reject(new Error('no PDF is open'));
+export function texts(progress, first = [], name = undefined) {
+  const file = name === undefined || name === null ? shown : files.find((f) => f.name === name);
+  if (!file) return Promise.reject(new Error(name ? `${name} is not open` : 'no PDF is open'));
   // One read per open document: a second caller (the document module reports an open PDF
-  // again when it starts after it) shares the read under way, or its result, and its
-  // progress, so a scanned PDF is not read by OCR twice and *Stop OCR* stops the one read.
-  if (textsRun && textsRun.gen === generation) {
+  // again when it starts after it, or when another PDF of the set is shown and this one again)
+  // shares the read under way, or its result, and its progress, so a scanned PDF is not read
+  // by OCR twice and *Stop OCR* stops the one read.
+  const had = file.run;
+  if (had) {
     if (progress) {
-      textsRun.listeners.add(progress);
-      if (textsRun.last) progress(...textsRun.last);
+      had.listeners.add(progress);
+      if (had.last) progress(...had.last);
     }
-    return textsRun.promise;
+    return had.promise;
   }
-  const run = { gen: generation, listeners: new Set(progress ? [progress] : []), last: null };
-  textsRun = run;
-  run.promise = readTexts((...args) => {
+  const run = { listeners: new Set(progress ? [progress] : []), last: null };
+  file.run = run;
+  run.promise = readTexts(file, (...args) => {
     run.last = args;
     for (const l of run.listeners) l(...args);
   }, first).catch((e) => {
-    if (textsRun === run) textsRun = null;
+    if (file.run === run) file.run = null;
     throw e;
   });
   return run.promise;
 }
-
-let textsRun = null; // { gen, listeners, last, promise } of the open document's read
 
 /** The text of page `n` of `d`, one line a line, and whether it is a scan for OCR to read. */
 async function layerText(d, n) {
@@ -759,13 +1002,24 @@ const FIRST_PARALLEL = 8;
 const FIRST_SPAN = 8;
 
 /**
- * The pages the ranked windows in the page show (each expected page, each cited page), so
- * that their texts are read before the rest of the document.
+ * The pages of the open PDF `file` that the ranked windows in the page show (each expected
+ * page, each cited page), so that their texts are read before the rest of the document.
  */
-function windowPages() {
+function windowPages(file) {
   const pages = [];
+  const span = (start, end) => {
+    for (let p = start; p <= Math.min(end || start, start + FIRST_SPAN - 1); p++) pages.push(p);
+  };
   for (const win of document.querySelectorAll('[data-testid=ranked-window]')) {
-    if (win.dataset.files) continue;
+    if (win.dataset.files === 'true') {
+      for (const [path, start, end] of locationsOf(win)) if (fileNamed(path) === file) span(start, end);
+      for (const row of win.querySelectorAll('[data-testid=window-row]')) {
+        const [start, end] = pagesOf(row.querySelector('td.pages')?.title);
+        if (start && fileNamed(row.dataset.file) === file) span(start, end);
+      }
+      continue;
+    }
+    if (file !== shown) continue;
     pages.push(...pagesOf(win.dataset.expected));
     for (const cell of win.querySelectorAll('[data-testid=window-row] td.pages')) {
       const [start, end] = pagesOf(cell.title);
@@ -776,9 +1030,9 @@ function windowPages() {
   return pages;
 }
 
-async function readTexts(progress, first) {
+async function readTexts(file, progress, first) {
   stats.textReads++;
-  const d = doc;
+  const d = file.doc;
   const gen = generation;
   const total = d.numPages;
   const out = new Array(total).fill('');
@@ -788,6 +1042,8 @@ async function readTexts(progress, first) {
   const scans = [];
   let read = 0; // pages whose text is known: every progress line counts these
   const closed = () => { if (gen !== generation) throw new Error('the PDF was closed'); };
+  // Of a set, the OCR line names the PDF it reads.
+  const whose = files.length > 1 ? `${file.name}: ` : '';
   const readLayer = async (n) => {
     const { text, scan } = await layerText(d, n);
     closed();
@@ -803,7 +1059,7 @@ async function readTexts(progress, first) {
   const soFar = () => progress && progress(read, total, Object.assign(out.slice(), { sources: sources.slice() }));
   // The pages the check needs first (the dataset's expected pages, the ranked windows' pages):
   // their texts go out at once, so the items whose verdict they settle are shown in seconds.
-  const wanted = [...new Set([...first, ...windowPages()])]
+  const wanted = [...new Set([...first, ...windowPages(file)])]
     .filter((n) => Number.isInteger(n) && n >= 1 && n <= total)
     .sort((a, b) => a - b);
   for (let i = 0; i < wanted.length; i += FIRST_PARALLEL) {
@@ -858,7 +1114,7 @@ async function readTexts(progress, first) {
     soFar();
     try {
       if (todo.length) {
-        ocrStatus(`Reading scanned pages by OCR: ${fromCache} of ${order.length}${cached}…`, true);
+        ocrStatus(`${whose}Reading scanned pages by OCR: ${fromCache} of ${order.length}${cached}…`, true);
         const lanes = Math.min(ocrLanes ?? (await ocrEngine()).WORKERS, todo.length);
         let next = 0;
         const lane = async () => {
@@ -895,7 +1151,7 @@ async function readTexts(progress, first) {
             }
             done++;
             if (done < todo.length && !run.cancelled) {
-              ocrStatus(`Reading scanned pages by OCR: ${fromCache + done} of ${order.length}${cached}…`, true);
+              ocrStatus(`${whose}Reading scanned pages by OCR: ${fromCache + done} of ${order.length}${cached}…`, true);
               soFar();
             }
           }
@@ -908,7 +1164,7 @@ async function readTexts(progress, first) {
     stats.ocrWallMs = performance.now() - started;
     const ocred = sources.filter((c) => typeof c === 'number').length;
     const stopped = sources.filter((c) => c === STOPPED).length;
-    ocrStatus(`${ocred} of ${total} ${total === 1 ? 'page' : 'pages'} read by OCR${stopped ? ` (stopped: ${stopped} not read)` : ''}.${fromCache ? ` ${fromCache} of them from this browser's cache.` : ''}`, false, stopped > 0);
+    ocrStatus(`${whose}${ocred} of ${total} ${total === 1 ? 'page' : 'pages'} read by OCR${stopped ? ` (stopped: ${stopped} not read)` : ''}.${fromCache ? ` ${fromCache} of them from this browser's cache.` : ''}`, false, stopped > 0);
   }
   out.sources = sources;
   return out;

@@ -2,8 +2,10 @@
 // `expected_locations` loads, a capture of matches with `file_path` scores to the report
 // `figeval score` writes, a match on an expected page of another file is a miss that its
 // ranked window calls "right page, wrong file", and the CLI's report of such a dataset opens
-// as it was written. A window of several files draws no thumbnails from the one PDF open. A
-// live run against refsearch serving two PDFs cut from the manual gives `figeval run`'s report.
+// as it was written. A live run against refsearch serving two PDFs cut from the manual gives
+// `figeval run`'s report; with both PDFs open at once (a drawing set) the dataset check, the
+// ranked windows' thumbnails and the provenance audit read each file, and a PDF that is no
+// longer open leaves no check behind.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,39 +124,82 @@ test('a live run over two files gives the report figeval run gives against the s
     const report = JSON.parse(readFileSync(await d.path(), 'utf8'));
     assert.deepEqual(report.per_item, cli.per_item, 'the live run\'s records are figeval run\'s');
 
-    // Each file open in turn, the dataset check reads the items located in every PDF read so
-    // far, one section each, with the verdicts figeval ground gives them with both PDFs.
+    // Both PDFs open at once (a drawing set): the dataset check reads the items located in
+    // each, one section each, with the verdicts figeval ground gives them.
     const ground = JSON.parse((await figeval(['ground', '--dataset', DATASET, '--pdf', parts[0], '--pdf', parts[1], '--format', 'json'])).stdout);
+    const names = parts.map((p) => path.basename(p));
+    const sections = () => page.$$eval('[data-testid=ground-file]', (ss) => ss.map((s) => [s.dataset.name, [...s.querySelectorAll('[data-testid=ground-row]')]
+      .map((r) => [Number(r.dataset.item), r.dataset.verdict]).sort((a, b) => a[0] - b[0])]));
+    const verdicts = (file) => file.item_numbers.map((n, k) => [n, file.ground.items[k].verdict]);
+    const status = () => page.locator('[data-testid=ground-status]').textContent();
     await showView(page, 'document');
-    for (const [i, part] of parts.entries()) {
-      const name = path.basename(part);
-      await page.setInputFiles('[data-testid=pdf-input]', part);
-      await page.waitForSelector(`[data-testid=pdf-panel][data-status=open][data-name="${name}"]`, { state: 'attached', timeout: 60_000 });
-      await page.waitForSelector(`[data-testid=ground-panel][data-status=checked] [data-testid=ground-file][data-name="${name}"]`, { timeout: 60_000 });
-      const sections = await page.$$eval('[data-testid=ground-file]', (ss) => ss.map((s) => s.dataset.name));
-      assert.deepEqual(sections, parts.slice(0, i + 1).map((p) => path.basename(p)), 'one section per PDF read, the first kept');
-      const rows = await page.$$eval('[data-testid=ground-file]', (ss) => ss.map((s) => [...s.querySelectorAll('[data-testid=ground-row]')]
-        .map((r) => [Number(r.dataset.item), r.dataset.verdict]).sort((a, b) => a[0] - b[0])));
-      const expected = ground.files.slice(0, i + 1).map((file) => file.item_numbers.map((n, k) => [n, file.ground.items[k].verdict]));
-      assert.deepEqual(rows, expected, `after ${name}: figeval ground's verdicts, file by file`);
-      const checked = expected.flat().length;
-      const status = await page.locator('[data-testid=ground-status]').textContent();
-      const read = parts.slice(0, i + 1).map((p) => path.basename(p)).join(', ');
-      assert.ok(status.startsWith(`A dataset of several files: ${checked} of its 4 item locations are checked, in ${read}.`), status);
-      if (i === 0) {
-        // The two paths naming part2.pdf (part2.pdf and manual/part2.pdf) name it once.
-        assert.match(status, /Open manual\/part2\.pdf to check the rest\./);
-      } else {
-        assert.doesNotMatch(status, /to check the rest/);
-      }
-    }
-    // A PDF none of the dataset's paths names, opened after them: the check says so, by name,
-    // above the checks of the PDFs read before it.
+    await page.setInputFiles('[data-testid=pdf-input]', parts);
+    await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-name="part1.pdf"]', { state: 'attached', timeout: 60_000 });
+    assert.deepEqual(JSON.parse(await page.getAttribute('[data-testid=pdf-panel]', 'data-names')), names);
+    assert.match(await page.textContent('[data-testid=pdf-status]'), /^open: 2 PDFs — part1\.pdf \(26 pages\), part2\.pdf \(21 pages\)$/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=ground-panel][data-status=checked] [data-testid=ground-file]').length === 2, null, { timeout: 60_000 });
+    assert.deepEqual(await sections(), names.map((n, i) => [n, verdicts(ground.files[i])]), 'figeval ground\'s verdicts, file by file');
+    assert.ok((await status()).startsWith('A dataset of several files: 4 of its 4 item locations are checked, in part1.pdf, part2.pdf.'), await status());
+    assert.doesNotMatch(await status(), /to check the rest|none of the dataset's files/);
+
+    // Each ranked window's thumbnails come from the PDF its row's file names: part2.pdf's page
+    // 3 is not part1.pdf's page 3.
+    await showView(page, 'report');
+    for (let i = 0; i < 4; i++) await page.locator('[data-testid=item-toggle]').nth(i).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=ranked-window]').length === 4);
+    await page.waitForSelector('[data-testid=ranked-window] [data-testid=page-thumb][data-pdf]', { state: 'attached', timeout: 30_000 });
+    const thumbs = await page.$$eval('[data-testid=ranked-window][data-files=true] [data-testid=window-row]', (rows) => rows
+      .filter((r) => r.dataset.file)
+      .map((r) => [r.dataset.file, r.querySelector('[data-testid=page-thumb]')?.dataset.pdf ?? null]));
+    assert.ok(thumbs.length >= 4, JSON.stringify(thumbs));
+    for (const [file, pdf] of thumbs) assert.equal(pdf, path.basename(file), `a match of ${file} draws from ${pdf}`);
+    const expectedThumbs = await page.$$eval('[data-testid=ranked-window][data-files=true] .expected-thumbs [data-testid=page-thumb]', (bs) => bs.map((b) => b.dataset.pdf));
+    assert.deepEqual([...new Set(expectedThumbs)].sort(), names, 'the expected pages of both files');
+    // A thumbnail of part2.pdf draws, and opens part2.pdf's page.
+    const second = page.locator('[data-testid=ranked-window][data-files=true] .expected-thumbs [data-testid=page-thumb][data-pdf="part2.pdf"]').first();
+    await second.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.querySelectorAll('.expected-thumbs img[data-pdf="part2.pdf"]')].some((i) => i.dataset.rendered), null, { timeout: 30_000 });
+    await second.click();
+    await page.waitForSelector('[data-testid=page-view-image]:not([hidden])', { timeout: 30_000 });
+    assert.match(await page.textContent('#page-view-h'), /^Page \d+ of 21 of part2\.pdf/);
+    await page.keyboard.press('Escape');
+
+    // The provenance audit reads each hit in the PDF its file is, as figeval run --pdf does.
+    const cliRun = await figeval(['run', '--base-url', dep.url, '--dataset', DATASET, '--pdf', parts[0], '--pdf', parts[1]]);
+    assert.equal(cliRun.code, 0, cliRun.stderr);
+    const cliLine = /^figeval: (provenance: .*)$/m.exec(cliRun.stderr)?.[1];
+    assert.ok(cliLine, cliRun.stderr);
+    await showView(page, 'document');
+    await page.waitForSelector('[data-testid=provenance-panel][data-status=checked]', { timeout: 60_000 });
+    // The same hits and the same verdict on them; pdf.js's reading order and line breaks are
+    // not poppler's, so a hit or two the CLI finds may not be found in the page (doc.test.mjs).
+    const counts = (line) => {
+      const m = /^provenance: (\d+) of (\d+) hits checked are printed on a page they cite \(([\d.]+)\)(?:; (\d+) hits? too short)?/.exec(line);
+      assert.ok(m, line);
+      return { on: Number(m[1]), checked: Number(m[2]), rate: m[3], notFound: Number(m[4] ?? 0) };
+    };
+    const lineInPage = await page.textContent('[data-testid=provenance-line]');
+    const [inPage, native] = [counts(lineInPage), counts(cliLine)];
+    const both = `the page: ${lineInPage}; figeval run: ${cliLine}`;
+    assert.ok(inPage.checked > 0, both);
+    assert.equal(inPage.checked + inPage.notFound, native.checked + native.notFound, `the same hits: ${both}`);
+    assert.equal(inPage.rate, native.rate, `the same share on a cited page: ${both}`);
+    assert.ok(inPage.checked >= 0.9 * native.checked, both);
+
+    // Only part1.pdf open: no check of part2.pdf is left on screen, and the check says to open it.
+    await page.setInputFiles('[data-testid=pdf-input]', parts[0]);
+    await page.waitForFunction(() => document.querySelector('[data-testid=pdf-panel]').dataset.names === '["part1.pdf"]', null, { timeout: 60_000 });
+    await page.waitForFunction(() => /Open manual\/part2\.pdf to check the rest\./.test(document.querySelector('[data-testid=ground-status]')?.textContent ?? ''), null, { timeout: 60_000 });
+    assert.deepEqual(await sections(), [['part1.pdf', verdicts(ground.files[0])]], 'part2.pdf is no longer open: its check is gone');
+    assert.ok((await status()).startsWith('A dataset of several files: 2 of its 4 item locations are checked, in part1.pdf.'), await status());
+
+    // A PDF none of the dataset's paths names, opened with one it does: it is named as such.
     const other = '/usr/share/doc/octave/refcard-a4.pdf';
     if (existsSync(other)) {
-      await page.setInputFiles('[data-testid=pdf-input]', other);
-      await page.waitForSelector('[data-testid=pdf-panel][data-status=open][data-name="refcard-a4.pdf"]', { state: 'attached', timeout: 60_000 });
-      await page.waitForFunction(() => /^The open PDF, refcard-a4\.pdf, is none of the dataset's files/.test(document.querySelector('[data-testid=ground-status]')?.textContent ?? ''), null, { timeout: 60_000 });
+      await page.setInputFiles('[data-testid=pdf-input]', [parts[1], other]);
+      await page.waitForFunction(() => document.querySelector('[data-testid=pdf-panel]').dataset.names === '["part2.pdf","refcard-a4.pdf"]', null, { timeout: 60_000 });
+      await page.waitForFunction(() => /refcard-a4\.pdf is none of the dataset's files: nothing is checked in it\./.test(document.querySelector('[data-testid=ground-status]')?.textContent ?? ''), null, { timeout: 60_000 });
+      assert.deepEqual(await sections(), [['part2.pdf', verdicts(ground.files[1])]]);
     }
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -1,6 +1,7 @@
 // The page opens the PDF: the Octave manual from a file and from a URL, thumbnails
 // of cited and expected pages drawn on the right pages, the page view, the `pdf=` offer that
-// fetches nothing until the user says yes, a file that is not a PDF, all under the page's
+// fetches nothing until the user says yes, a file that is not a PDF, a drawing set opened at
+// once from a folder (contract §1.5), all under the page's
 // Content-Security-Policy. Real Chromium, the real manual; the reference renders are poppler's
 // `pdftoppm`, run in the same test.
 
@@ -431,5 +432,49 @@ test('the page view fits a phone\'s width, and zooms past it on request', { skip
   await page.waitForFunction(() => document.querySelector('[data-testid=page-view-image]')?.getAttribute('width') === '420');
   assert.equal((await fit()).scrolls, true, 'a closer look scrolls inside the view');
   await noAxeViolation(page, 'page view on a phone');
+  await page.context().close();
+});
+
+test('a drawing set opens at once: a folder\'s PDFs by their paths, a broken one named, the rest left aside; another is shown on request; a new opening closes the set', { skip: skip || (!existsSync('/usr/bin/qpdf') && 'no qpdf to cut the sheets') || false, timeout: 120_000 }, async () => {
+  // A folder as a drawing set arrives: sheets in subfolders, a file that is no PDF, a broken PDF.
+  const set = path.join(dir.dir, 'set');
+  for (const [name, pages] of [['A-101.pdf', '332'], ['sub/A-102.pdf', '336-337']]) {
+    execFileSync('mkdir', ['-p', path.dirname(path.join(set, name))]);
+    execFileSync('qpdf', ['--empty', '--pages', OCTAVE_PDF, pages, '--', path.join(set, name)]);
+  }
+  dir.file('set/notes.txt', 'not a sheet\n');
+  dir.file('set/A-103.pdf', '%PDF-1.4 cut short');
+  const page = await openApp(h.browser, h.site.url);
+  await showDocument(page);
+  await page.setInputFiles('[data-testid=pdf-folder]', set);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 60_000 });
+  const panel = () => page.$eval('[data-testid=pdf-panel]', (p) => ({ ...p.dataset }));
+  assert.deepEqual(JSON.parse((await panel()).names), ['set/A-101.pdf', 'set/sub/A-102.pdf'], 'the PDFs by their paths in the folder, in name order');
+  assert.equal((await panel()).name, 'set/A-101.pdf', 'the first is on show');
+  assert.match(await page.textContent('[data-testid=pdf-status]'),
+    /^open: 2 PDFs — set\/A-101\.pdf \(1 page\), set\/sub\/A-102\.pdf \(2 pages\) · could not be opened: set\/A-103\.pdf \(.+\) · 1 other file was left aside: not PDFs$/);
+  // Another PDF of the set on show: the strip and the caption list follow it; the set stays.
+  const set1 = (await panel()).set;
+  await page.selectOption('[data-testid=pdf-shown]', 'set/sub/A-102.pdf');
+  await page.waitForSelector('[data-testid=pdf-panel][data-name="set/sub/A-102.pdf"][data-pages="2"]', { state: 'attached' });
+  assert.equal((await panel()).set, set1, 'the same set');
+  await page.click('[data-testid=doc-view-captions]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=caption-list]')?.dataset.status === 'ready'
+    && /A-102\.pdf/.test(document.querySelector('[data-testid=caption-list-of]')?.textContent ?? ''), null, { timeout: 30_000 });
+  const captions = await page.$$eval('[data-testid=caption-row]', (rs) => rs.map((r) => [r.dataset.figureRef, Number(r.dataset.page)]));
+  assert.deepEqual(captions, [['Figure 15.2', 2]], 'the captions of the PDF on show (the manual\'s pages 336–337)');
+  // A single PDF opened after it closes the set: nothing of it is left in the strip.
+  await page.setInputFiles('[data-testid=pdf-input]', path.join(set, 'A-101.pdf'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=pdf-panel]').dataset.names === '["A-101.pdf"]', null, { timeout: 30_000 });
+  assert.notEqual((await panel()).set, set1, 'a new set');
+  assert.equal(await page.locator('[data-testid=pdf-shown]').count(), 0, 'no choice of one');
+  // Files that are none of them PDFs open nothing, and close what was open.
+  dir.file('notes2.txt', 'nor this\n');
+  await page.setInputFiles('[data-testid=pdf-input]', [path.join(set, 'notes.txt'), path.join(dir.dir, 'notes2.txt')]);
+  await page.waitForSelector('[data-testid=pdf-panel][data-status=failed]', { state: 'attached' });
+  assert.equal(await page.textContent('[data-testid=pdf-status]'), 'None of the 2 files chosen is a PDF (named .pdf).');
+  assert.equal((await panel()).names, '[]');
+  // pdf.js's own console lines about the broken sheet are expected; nothing else is.
+  assert.deepEqual(page.problems.filter((p) => !/Invalid PDF|InvalidPDFException|Warning/i.test(p)), []);
   await page.context().close();
 });

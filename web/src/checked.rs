@@ -90,7 +90,7 @@ mod tests {
         );
         assert_eq!(
             hits[0],
-            serde_json::json!([3, 4, false, "a \"quoted\" line"])
+            serde_json::json!([3, 4, false, "a \"quoted\" line", null])
         );
         let from_file = Target::Report(OpenReport { said: None, ..open });
         assert_eq!(from_file.announced().unwrap().hits, "");

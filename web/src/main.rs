@@ -23,6 +23,14 @@ use figeval_web_common::{files, format, said, shared};
 pub use runs::{app_pushed, app_session, runs_compared, runs_current};
 pub use work::{work_banner, work_report};
 
+/// Whether two file paths name the same file, by the core's rule (whole trailing path
+/// components, [`figeval::files::same_file`]): boot.js hands it to the PDF viewer as
+/// `globalThis.figevalSameFile`, which finds the open PDF a location's or a match's path names.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn same_file(a: &str, b: &str) -> bool {
+    figeval::files::same_file(a, b)
+}
+
 fn main() {
     // The app renders into `#app`, beside the document strip of index.html (which is not the
     // app's: boot.js and the PDF viewer run it).

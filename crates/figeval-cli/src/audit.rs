@@ -46,17 +46,7 @@ pub fn apply(
         .collect();
     let audit = if dataset.of_several_files() {
         let paths: Vec<String> = pdfs.iter().map(|p| p.display().to_string()).collect();
-        // Each file's path once: every hit is matched against them.
-        let mut locations: Vec<&str> = dataset
-            .items
-            .iter()
-            .flat_map(|i| i.expected_locations.iter().map(|l| l.path.as_str()))
-            .collect();
-        locations.sort_unstable();
-        locations.dedup();
-        provenance::audit_pdfs(&audited, kept, &|hit| {
-            provenance::pdf_of_file(hit, &paths, &locations)
-        })
+        provenance::audit_files(&audited, &paths, dataset, kept)
     } else {
         provenance::audit_pdfs(&audited, kept, &|_| Some(0))
     };

@@ -293,6 +293,26 @@ pub fn audit_pdfs(
     }
 }
 
+/// Audits every kept hit of a dataset of several files (`dataset`'s `expected_locations`)
+/// against the PDF that is its file ([`pdf_of_file`]): `pdfs[i]` is the PDF at `pdf_paths[i]`.
+/// The command line's `--pdf A --pdf B` and the page's open PDFs audit this way.
+pub fn audit_files(
+    pdfs: &[AuditPdf<'_>],
+    pdf_paths: &[String],
+    dataset: &crate::Dataset,
+    hits: &[Vec<AuditHit>],
+) -> Provenance {
+    // Each file's path once: every hit is matched against them.
+    let mut locations: Vec<&str> = dataset
+        .items
+        .iter()
+        .flat_map(|i| i.expected_locations.iter().map(|l| l.path.as_str()))
+        .collect();
+    locations.sort_unstable();
+    locations.dedup();
+    audit_pdfs(pdfs, hits, &|hit| pdf_of_file(hit, pdf_paths, &locations))
+}
+
 /// Which of the PDFs at `pdf_paths` a hit is in, for a corpus of several files: the one whose
 /// path is the hit's file, compared on whole trailing path components
 /// ([`crate::files::same_file`]) directly or through a path of `dataset_paths` that both are
@@ -511,5 +531,42 @@ mod tests {
         let a = audit(&i, &[scattered], Some(&labels));
         assert_eq!((a.checked, a.on_cited_page), (4, 1));
         assert_eq!(a.offset, None, "no distance is shared by most");
+    }
+
+    #[test]
+    fn a_dataset_of_several_files_audits_each_hit_in_the_pdf_that_is_its_file() {
+        let dataset = crate::Dataset::parse(
+            r#"{"corpus_id": "c", "items": [
+                {"question": "Which sheet?", "figure_ref": "A-1", "kind": "locate",
+                 "expected_locations": [{"path": "sheets/one.pdf", "unit": "page", "start": 1, "end": 1},
+                                        {"path": "two.pdf", "unit": "page", "start": 1, "end": 1}]}]}"#,
+        )
+        .expect("a dataset of two files");
+        let (one, two) = (PageIndex::new(&[PAGE_ONE]), PageIndex::new(&[PAGE_TWO]));
+        let pdfs = [
+            AuditPdf { index: &one, labels: None },
+            AuditPdf { index: &two, labels: None },
+        ];
+        // The PDFs as the page names them: a file picked (its name), one from a folder (its
+        // path there); neither is spelled as the dataset or the hits spell it.
+        let paths = ["one.pdf".to_string(), "set/two.pdf".to_string()];
+        let in_file = |content: &str, file: &str| AuditHit {
+            file: Some(file.into()),
+            ..hit(1, content)
+        };
+        let hits = vec![vec![
+            in_file(PAGE_ONE, "corpus/sheets/one.pdf"),
+            in_file(PAGE_TWO, "two.pdf"),
+            // PAGE_ONE's text said to be in two.pdf: not found there.
+            in_file(PAGE_ONE, "two.pdf"),
+            in_file(PAGE_TWO, "three.pdf"),
+            hit(1, PAGE_ONE),
+        ]];
+        let p = audit_files(&pdfs, &paths, &dataset, &hits);
+        assert_eq!(
+            (p.checked, p.on_cited_page, p.not_found, p.other_file),
+            (2, 2, 1, 2),
+            "{p:?}"
+        );
     }
 }

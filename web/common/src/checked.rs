@@ -19,7 +19,8 @@ pub struct Announced {
     pub note: String,
     /// The hits of the report on show whose responses were read in this page, for the
     /// module's provenance audit (contract §14.8): a JSON array of `[page_start, page_end,
-    /// cut, content]`, one per ranked-window match with content and pages (`""`: none).
+    /// cut, content, file]`, one per ranked-window match with content and pages (`file`: the
+    /// match's `file_path` in an item of several files, else `null`; `""`: none).
     pub hits: String,
 }
 
@@ -35,19 +36,18 @@ pub fn announce(a: &Announced) {
 }
 
 /// The hits [`Announced::hits`] lists: each record's ranked-window rows with the start of what
-/// the match said. None of an item of several files (contract §1.5): the open PDF is one file,
-/// and a hit of another would be checked against the wrong pages.
+/// the match said. A match of an item of several files (contract §1.5) carries its file, and
+/// the audit reads it in the open PDF that file is.
 fn hits_of(report: &Report, said: &[Vec<figeval::snippet::Snippet>]) -> String {
     let mut hits = Vec::new();
     for (record, snippets) in report.per_item.iter().zip(said) {
-        if !record.expected_locations.is_empty() {
-            continue;
-        }
+        let several = !record.expected_locations.is_empty();
         for (row, snippet) in record.top.iter().zip(snippets) {
             if let (Some(start), Some(end), Some((content, cut))) =
                 (row.page_start, row.page_end, &snippet.content)
             {
-                hits.push(serde_json::json!([start, end, cut, content]));
+                let file = row.file_path.as_ref().filter(|_| several);
+                hits.push(serde_json::json!([start, end, cut, content, file]));
             }
         }
     }

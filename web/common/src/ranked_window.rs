@@ -124,7 +124,8 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
         html! {
             <>
             <tr class={classes!(if row.on_expected_page { "on" } else { "off" }, (row.rank > 3).then_some("beyond3"))}
-                data-testid="window-row" data-rank={row.rank.to_string()}>
+                data-testid="window-row" data-rank={row.rank.to_string()}
+                data-file={row.file_path.as_ref().filter(|_| !locs.is_empty()).map(ToString::to_string)}>
                 <td class="num" data-col="rank">{ row.rank }</td>
                 <td class="pages" data-col="pages" title={format::cited(row.page_start, row.page_end)}>{ pages }</td>
                 <td data-col="kind">{ kind }</td>
@@ -145,10 +146,20 @@ pub fn ranked_window(props: &RankedWindowProps) -> Html {
             </>
         }
     });
+    // A window of several files (`data-files`) gives the PDF viewer its locations
+    // (`data-locations`, `[path, start, end]` each) and each row's file (`data-file`): each
+    // thumbnail is drawn from the open PDF its path names.
+    let locations = (!locs.is_empty()).then(|| {
+        serde_json::Value::from(
+            locs.iter()
+                .map(|l| serde_json::json!([l.path, l.start.get(), l.end.get()]))
+                .collect::<Vec<_>>(),
+        )
+        .to_string()
+    });
     html! {
-        // The open PDF is one file: a window of several files has no thumbnails (`data-files`).
         <div class="window" data-testid="ranked-window" data-expected={format::pages(&rec.expected_pages)}
-             data-files={(!locs.is_empty()).then_some("true")}>
+             data-files={(!locs.is_empty()).then_some("true")} data-locations={locations}>
             <p class="muted small">
                 { format!("{} returned; {} recorded. Expected: {}. Ranks 4–5 count only for page_hit_at_5.",
                     format::counted(rec.matches_returned as usize, "match", "matches"),

@@ -49,14 +49,40 @@ thread_local! {
     static REQUESTED: RefCell<Option<View>> = const { RefCell::new(None) };
 }
 
-/// Called by boot.js after each attempt to open a PDF: reads the strip's state.
+/// Called by boot.js after each attempt to open PDFs, and when another open PDF is shown: reads
+/// the strip's state.
 #[wasm_bindgen]
 pub fn pdf_changed() {
     DISPATCH.with(|d| {
         if let Some(d) = d.borrow().as_ref() {
-            d.dispatch(Action::Pdf(bridge::pdf_now()));
+            report_strip(d);
         }
     });
+}
+
+/// Tells the state what the strip says: the open set, then the PDF on show.
+fn report_strip(d: &UseReducerDispatcher<State>) {
+    let (set, names) = bridge::pdf_set();
+    d.dispatch(Action::Set { set, names });
+    d.dispatch(Action::Pdf(bridge::pdf_now()));
+}
+
+/// The pages the check needs first in the open PDF `name` (the one on show: `None`): the
+/// dataset's expected pages, or of a dataset of several files, those of its locations in it.
+fn first_pages(dataset: &DatasetIn, name: Option<&str>) -> Vec<u32> {
+    let pages = |d: &figeval::Dataset| -> Vec<u32> {
+        d.items
+            .iter()
+            .flat_map(|i| i.expected_pages.iter().map(|p| p.get()))
+            .collect()
+    };
+    match (dataset, name) {
+        (DatasetIn::Valid(d), None) => pages(d),
+        (DatasetIn::SeveralFiles(d), Some(name)) => {
+            pages(&figeval_document::ground::in_file(d, name, usize::MAX).0)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Called by boot.js when a `data-doc-view` element is clicked: shows the view it names.
@@ -92,8 +118,18 @@ fn follow_page(dispatch: UseReducerDispatcher<State>) -> impl Drop {
     if let Some(v) = REQUESTED.with(|r| r.borrow_mut().take()) {
         dispatch.dispatch(Action::Show(v));
     }
-    dispatch.dispatch(Action::Pdf(bridge::pdf_now()));
+    report_strip(&dispatch);
     announce
+}
+
+/// A read's texts apart from their sources.
+fn split(
+    read: Result<(Vec<String>, Vec<crate::state::Source>), String>,
+) -> (Result<Vec<String>, String>, Vec<crate::state::Source>) {
+    match read {
+        Ok((texts, sources)) => (Ok(texts), sources),
+        Err(why) => (Err(why), Vec::new()),
+    }
 }
 
 /// The root component.
@@ -109,17 +145,24 @@ pub fn app() -> Html {
         });
     }
     {
-        // Each opened PDF starts a generation: read its page texts once.
+        // Each PDF opened or shown starts a generation: read its page texts once (the viewer
+        // keeps a read, so showing a PDF again takes no time), then those of the other PDFs
+        // open beside it (a drawing set), one after another.
         let dispatch = state.dispatcher();
         let open = matches!(state.doc.pdf, Pdf::Open { .. });
+        let set = state.doc.set;
+        let shown = bridge::pdf_name();
+        let others: Vec<(std::rc::Rc<str>, Vec<u32>)> = state
+            .doc
+            .open
+            .iter()
+            .filter(|n| ***n != *shown)
+            .map(|n| (n.clone(), first_pages(&state.doc.dataset, Some(n))))
+            .collect();
         // A scanned page the dataset expects is read by OCR before the others.
-        let first: Vec<u32> = match &state.doc.dataset {
-            DatasetIn::Valid(d) => d
-                .items
-                .iter()
-                .flat_map(|i| i.expected_pages.iter().map(|p| p.get()))
-                .collect(),
-            _ => Vec::new(),
+        let first = match &state.doc.dataset {
+            DatasetIn::SeveralFiles(_) => first_pages(&state.doc.dataset, Some(&shown)),
+            d => first_pages(d, None),
         };
         use_effect_with(state.doc.generation, move |&generation| {
             if open {
@@ -140,19 +183,27 @@ pub fn app() -> Html {
                             }),
                         },
                         &first,
+                        None,
                     )
                     .await;
-                    let (texts, sources) = match read {
-                        Ok((texts, sources)) => (Ok(texts), sources),
-                        Err(why) => (Err(why), Vec::new()),
-                    };
+                    let (texts, sources) = split(read);
                     dispatch.dispatch(Action::Read {
                         generation,
-                        name: bridge::pdf_name().into(),
+                        name: shown.into(),
                         texts,
                         sources,
                         ms: bridge::now_ms() - started,
                     });
+                    for (name, first) in others {
+                        let read = bridge::page_texts(|_, _, _| {}, &first, Some(&name)).await;
+                        let (texts, sources) = split(read);
+                        dispatch.dispatch(Action::ReadOther {
+                            set,
+                            name,
+                            texts,
+                            sources,
+                        });
+                    }
                 });
             }
         });

@@ -82,15 +82,32 @@ pub fn pdf_now() -> Pdf {
     Pdf::from_panel(&attr("data-status"), &attr("data-pages"))
 }
 
-/// The open PDF's file name, as the document strip (`pdf-panel`'s `data-name`) gives it (`""`:
-/// none open).
-pub fn pdf_name() -> String {
+/// The strip's attribute `name` (`""`: none).
+fn strip_attribute(name: &str) -> String {
     document()
         .query_selector("[data-testid=pdf-panel]")
         .ok()
         .flatten()
-        .and_then(|p| p.get_attribute("data-name"))
+        .and_then(|p| p.get_attribute(name))
         .unwrap_or_default()
+}
+
+/// The file name of the PDF on show, as the document strip (`pdf-panel`'s `data-name`) gives it
+/// (`""`: none open).
+pub fn pdf_name() -> String {
+    strip_attribute("data-name")
+}
+
+/// Which set of PDFs is open and their names, as the strip's `data-set` and `data-names` (a
+/// JSON list) give them (set 0 and no names: none opened yet).
+pub fn pdf_set() -> (u32, Vec<std::rc::Rc<str>>) {
+    let set = strip_attribute("data-set").parse().unwrap_or(0);
+    let names = serde_json::from_str::<Vec<String>>(&strip_attribute("data-names"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(Into::into)
+        .collect();
+    (set, names)
 }
 
 /// Milliseconds since the page started.
@@ -133,11 +150,12 @@ fn export(viewer: &JsValue, name: &str) -> Result<Function, String> {
         .ok_or_else(|| format!("the PDF viewer has no {name}()"))
 }
 
-/// The open PDF's printed page labels (the viewer's `pageLabels()`), once the viewer is loaded
-/// and when the PDF has them.
-pub fn page_labels() -> Option<Vec<String>> {
+/// The printed page labels of the open PDF `name` (the one on show: `None`), from the viewer's
+/// `pageLabels()`, once the viewer is loaded and when the PDF has them.
+pub fn page_labels(name: Option<&str>) -> Option<Vec<String>> {
     let v = VIEWER.with(|v| v.borrow().clone())?;
-    let labels = export(&v, "pageLabels").ok()?.call0(&v).ok()?;
+    let name = name.map_or(JsValue::UNDEFINED, JsValue::from_str);
+    let labels = export(&v, "pageLabels").ok()?.call1(&v, &name).ok()?;
     let labels: Array = labels.dyn_into().ok()?;
     Some(
         labels
@@ -147,12 +165,14 @@ pub fn page_labels() -> Option<Vec<String>> {
     )
 }
 
-/// The text of every page of the open PDF (index 0 = page 1), from the viewer's `texts()`, and
-/// where each came from (its `sources`: a page with no text layer is read by OCR, the pages in
-/// `first` before the others); `progress(done, total)` is called as it goes.
+/// The text of every page of the open PDF `name` (the one on show: `None`; index 0 = page 1),
+/// from the viewer's `texts()`, and where each came from (its `sources`: a page with no text
+/// layer is read by OCR, the pages in `first` before the others); `progress(done, total)` is
+/// called as it goes.
 pub async fn page_texts(
     mut progress: impl FnMut(u32, u32, Option<(Vec<String>, Vec<Source>)>) + 'static,
     first: &[u32],
+    name: Option<&str>,
 ) -> Result<(Vec<String>, Vec<Source>), String> {
     let v = viewer().await?;
     let texts = export(&v, "texts")?;
@@ -166,8 +186,9 @@ pub async fn page_texts(
             )
         });
     let first: Array = first.iter().map(|&p| JsValue::from(p)).collect();
+    let name = name.map_or(JsValue::UNDEFINED, JsValue::from_str);
     let promise = texts
-        .call2(&v, progress.as_ref(), &first)
+        .call3(&v, progress.as_ref(), &first, &name)
         .map_err(|e| error_text(&e))?
         .dyn_into::<js_sys::Promise>()
         .map_err(|_| "the PDF viewer's texts() gave no promise".to_string())?;

@@ -81,6 +81,9 @@ pub fn caption_list() -> Html {
         <section class="card doc-card" data-testid="caption-list" data-status={status} aria-labelledby="captions-h">
             <h3 id="captions-h">{ "Captions in the PDF" }</h3>
             <p class="muted small">{ "Every figure and table caption found in the page text (figeval captions lists the same), on its physical page: the page a dataset's expected_pages names." }</p>
+            if doc.open.len() > 1 {
+                <p class="small" data-testid="caption-list-of">{ format!("Of the PDF on show, {}: choose another of the {} open PDFs above (Shown).", crate::bridge::pdf_name(), doc.open.len()) }</p>
+            }
             <p role="status">{ text }</p>
             if let Some(rows) = rows {
                 <div class="table-wrap doc-scroll" tabindex="0" role="group" aria-label="captions">

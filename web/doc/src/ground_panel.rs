@@ -82,23 +82,22 @@ fn findings(g: &Ground, numbers: Option<&[usize]>) -> Html {
     }
 }
 
-/// What the check read: the one PDF's check, or a dataset of several files checked in each PDF
-/// read in this page that one of its locations names.
+/// What the check read: the one PDF's check, or a dataset of several files checked in each
+/// open PDF that one of its locations names.
 #[derive(PartialEq)]
 enum Checked {
     One(Ground),
     Files {
-        /// The PDFs read in this page, by name.
-        read: Vec<String>,
-        /// Each PDF read that holds items, with their check.
+        /// Each open PDF read that holds items, with their check.
         files: Vec<FileGround>,
-        /// The dataset's paths no PDF read here is, listed for the status (`""`: none).
-        unread: String,
+        /// The dataset's paths no open PDF is, listed for the status (`""`: none).
+        unopened: String,
         /// How many locations the dataset's items give.
         locations: usize,
-        /// The open PDF, when none of the dataset's paths names it (the checks shown are then
-        /// of PDFs read before it).
-        unmatched: Option<String>,
+        /// The open PDFs none of the dataset's paths names.
+        unmatched: Vec<String>,
+        /// The open PDFs its paths name whose texts are still being read.
+        reading: Vec<String>,
     },
 }
 
@@ -109,6 +108,15 @@ struct FileGround {
     ground: Ground,
     /// Each checked item's number in the dataset.
     numbers: Vec<usize>,
+}
+
+/// `a.pdf is` or `a.pdf and b.pdf are`.
+fn counted_names(names: &[String], one: &str, many: &str) -> String {
+    match names {
+        [one_name] => format!("{one_name} {one}"),
+        [rest @ .., last] => format!("{} and {last} {many}", rest.join(", ")),
+        [] => String::new(),
+    }
 }
 
 /// The status's count of findings over the checks `grounds`.
@@ -182,10 +190,15 @@ pub fn ground_panel() -> Html {
     // A dataset of several files (contract §1.5) is checked on its items located in each PDF
     // read in this page, found by its file name, as `figeval ground` checks each of its PDFs.
     let checked = use_memo(
-        (doc.pages().cloned(), dataset, doc.read.clone()),
-        |(pages, dataset, read)| {
-            // Nothing is checked while the open PDF is still being read; once it is, it is
-            // the last of `read`.
+        (
+            doc.pages().cloned(),
+            dataset,
+            doc.read.clone(),
+            doc.open.clone(),
+        ),
+        |(pages, dataset, read, open)| {
+            // Nothing is checked while the PDF on show is still being read; once it is, it is
+            // in `read`, and the other open PDFs follow.
             let (p, (d, several)) = (pages.as_ref()?, dataset.as_ref()?);
             if !several {
                 return Some(Checked::One(ground_read(d, &p.texts, &p.page_sources())));
@@ -201,25 +214,37 @@ pub fn ground_panel() -> Html {
                     })
                 })
                 .collect();
-            // The dataset's files that no PDF read here is, each named once (two paths of one
-            // file, `part2.pdf` and `manual/part2.pdf`, name it once).
+            // The dataset's files that no open PDF is, each named once (two paths of one file,
+            // `part2.pdf` and `manual/part2.pdf`, name it once).
             let same = figeval::files::same_file;
-            let mut unread: Vec<&str> = Vec::new();
-            for l in d.items.iter().flat_map(|i| &i.expected_locations) {
-                let is_read = files.iter().any(|f| same(&f.name, &l.path));
-                if !is_read && !unread.iter().any(|u| same(u, &l.path)) {
-                    unread.push(&l.path);
+            let paths = || {
+                d.items
+                    .iter()
+                    .flat_map(|i| &i.expected_locations)
+                    .map(|l| &l.path)
+            };
+            let mut unopened: Vec<&str> = Vec::new();
+            for path in paths() {
+                let is_open = open.iter().any(|n| same(n, path));
+                if !is_open && !unopened.iter().any(|u| same(u, path)) {
+                    unopened.push(path);
                 }
             }
             let locations = d.items.iter().map(|i| i.expected_locations.len()).sum();
-            let unmatched = read
-                .last()
-                .filter(|(open, _)| !files.iter().any(|f| f.name == *open))
-                .map(|(open, _)| open.to_string());
+            let named = |n: &str| paths().any(|path| same(n, path));
+            let is_read = |n: &str| read.iter().any(|(r, _)| &**r == n);
             Some(Checked::Files {
-                unmatched,
-                read: read.iter().map(|(n, _)| n.to_string()).collect(),
-                unread: unread.join(", "),
+                unmatched: open
+                    .iter()
+                    .filter(|n| !named(n))
+                    .map(|n| n.to_string())
+                    .collect(),
+                reading: open
+                    .iter()
+                    .filter(|n| named(n) && !is_read(n))
+                    .map(|n| n.to_string())
+                    .collect(),
+                unopened: unopened.join(", "),
                 locations,
                 files,
             })
@@ -234,28 +259,58 @@ pub fn ground_panel() -> Html {
             _ => None,
         },
     );
+    // Several PDFs open (a drawing set) and a dataset that names no file: the PDF on show is
+    // the one checked, and the check says so.
+    let shown_only = match (&doc.dataset, doc.open.len()) {
+        (DatasetIn::Valid(_), n) if n > 1 => format!(
+            "{n} PDFs are open, and the dataset names no file (it gives expected_pages, not expected_locations): it is checked against the PDF on show, {}. ",
+            crate::bridge::pdf_name()
+        ),
+        _ => String::new(),
+    };
+    // Of several files: the open PDFs none of its paths names, and those still being read.
+    let aside = |unmatched: &[String], reading: &[String]| {
+        let mut text = String::new();
+        if !unmatched.is_empty() {
+            text.push_str(&format!(
+                "{} none of the dataset's files: nothing is checked in {}. ",
+                counted_names(unmatched, "is", "are"),
+                if unmatched.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        if !reading.is_empty() {
+            text.push_str(&format!("Still reading {}. ", reading.join(", ")));
+        }
+        for (name, why) in doc.unread.iter() {
+            text.push_str(&format!("{name} could not be read: {why}. "));
+        }
+        text
+    };
     let (status, text, body) = match (&doc.texts, &doc.dataset, checked.as_ref()) {
-        (_, _, Some(Checked::Files { read, files, .. })) if files.is_empty() => (
-            "several-files",
-            format!("The dataset is of several files (expected_locations), and none of its items has a location in {}: open one of its files to check the items located in it.", read.join(", ")),
+        (_, _, Some(Checked::Files { files, unmatched, reading, .. })) if files.is_empty() => (
+            if reading.is_empty() { "several-files" } else { "reading" },
+            format!(
+                "{}The dataset is of several files (expected_locations), and none of its items has a location in {}: open one of its files to check the items located in it.",
+                // Every open PDF is named next: none is one of its files.
+                aside(&[], reading),
+                doc.open.join(", ")
+            ),
             html! {},
         ),
-        (_, _, Some(Checked::One(g))) => ("checked", summary(&[g]), findings(g, None)),
-        (_, _, Some(Checked::Files { files, unread, locations, unmatched, .. })) => {
+        (_, _, Some(Checked::One(g))) => ("checked", format!("{shown_only}{}", summary(&[g])), findings(g, None)),
+        (_, _, Some(Checked::Files { files, unopened, locations, unmatched, reading })) => {
             let grounds: Vec<&Ground> = files.iter().map(|f| &f.ground).collect();
             let names: Vec<&str> = files.iter().map(|f| &*f.name).collect();
             let checked: usize = files.iter().map(|f| f.numbers.len()).sum();
-            let mut text = unmatched.as_ref().map_or_else(String::new, |open| {
-                format!("The open PDF, {open}, is none of the dataset's files: nothing is checked in it; what follows is of the PDFs read before it. ")
-            });
-            text.push_str(&format!(
+            let mut text = format!(
                 "A dataset of several files: {checked} of its {locations} item locations are checked, in {}.",
                 names.join(", ")
-            ));
-            if !unread.is_empty() {
-                text.push_str(&format!(" Open {unread} to check the rest."));
+            );
+            if !unopened.is_empty() {
+                text.push_str(&format!(" Open {unopened} to check the rest."));
             }
             text.push(' ');
+            text.push_str(&aside(unmatched, reading));
             text.push_str(&summary(&grounds));
             let body = html! {
                 for files.iter().map(|f| html! {

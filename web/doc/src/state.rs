@@ -228,14 +228,14 @@ pub struct Announced {
 /// The hits of [`Announced::hits`], for the provenance audit (none when there are none, or
 /// the text is not such an array).
 pub fn audit_hits(text: &str) -> Vec<AuditHit> {
-    serde_json::from_str::<Vec<(u32, u32, bool, String)>>(text)
+    serde_json::from_str::<Vec<(u32, u32, bool, String, Option<String>)>>(text)
         .unwrap_or_default()
         .into_iter()
-        .map(|(start, end, cut, content)| AuditHit {
+        .map(|(start, end, cut, content, file)| AuditHit {
             pages: (start, end),
             content,
             cut,
-            file: None,
+            file,
         })
         .collect()
 }
@@ -271,14 +271,19 @@ pub struct Doc {
     /// While OCR reads the scanned pages: the pages read so far and their captions (a page
     /// still to read is [`Source::Unreadable`] with [`NOT_READ_YET`]).
     pub so_far: Option<Shared<Pages>>,
-    /// Every PDF whose texts were read in this page, by file name, in the order last read (the
-    /// open one last once read; a PDF read again replaces its earlier read), at most
-    /// [`READ_FILES`]: a dataset of several files is checked in each.
+    /// Which set of PDFs is open (the strip's `data-set`): a new set forgets every read.
+    pub set: u32,
+    /// The open PDFs' names, in the order they were chosen (one, or a drawing set); the PDF on
+    /// show ([`Doc::pdf`], [`Doc::texts`]) is one of them.
+    pub open: Rc<Vec<Rc<str>>>,
+    /// The texts of each open PDF read so far, by file name, in the order read (a PDF read
+    /// again replaces its earlier read): a dataset of several files is checked in each. Only
+    /// PDFs that are open: a read of a PDF no longer open is dropped.
     pub read: Rc<Vec<(Rc<str>, Shared<Pages>)>>,
+    /// The open PDFs whose texts could not be read, and why (the PDF on show's failure is
+    /// [`Texts::Failed`]).
+    pub unread: Rc<Vec<(Rc<str>, Rc<str>)>>,
 }
-
-/// How many PDFs' texts [`Doc::read`] keeps; opening one more forgets the one read longest ago.
-pub const READ_FILES: usize = 16;
 
 /// Why a scanned page of a read under way has no text yet (the viewer's words).
 pub const NOT_READ_YET: &str = "not read by OCR yet";
@@ -299,6 +304,28 @@ impl Doc {
     /// The page texts and captions once read, or while OCR reads them, those read so far.
     pub fn pages_so_far(&self) -> Option<&Shared<Pages>> {
         self.pages().or(self.so_far.as_ref())
+    }
+
+    /// Keeps the texts of `name` when it is open, replacing an earlier read of it.
+    fn keep_read(&mut self, name: Rc<str>, pages: Shared<Pages>) {
+        if !self.open.contains(&name) {
+            return;
+        }
+        Rc::make_mut(&mut self.unread).retain(|(n, _)| *n != name);
+        let read = Rc::make_mut(&mut self.read);
+        read.retain(|(n, _)| *n != name);
+        read.push((name, pages));
+    }
+
+    /// The open PDFs whose texts are still to be read (neither read nor failed).
+    pub fn still_reading(&self) -> Vec<Rc<str>> {
+        self.open
+            .iter()
+            .filter(|n| {
+                !self.read.iter().any(|(r, _)| r == *n) && !self.unread.iter().any(|(u, _)| u == *n)
+            })
+            .cloned()
+            .collect()
     }
 }
 
@@ -355,7 +382,10 @@ impl Default for State {
                 dataset_note: "".into(),
                 hits: Shared::new(Vec::new()),
                 so_far: None,
+                set: 0,
+                open: Rc::new(Vec::new()),
                 read: Rc::new(Vec::new()),
+                unread: Rc::new(Vec::new()),
             },
             view: View::Check,
             folded: false,
@@ -366,8 +396,28 @@ impl Default for State {
 /// What happens to the state.
 #[derive(Debug)]
 pub enum Action {
-    /// The strip reported the PDF (after each open, and once when the module starts).
+    /// The strip reported the PDF on show (after each open, and once when the module starts).
     Pdf(Pdf),
+    /// The strip reported the open PDFs: which set (`data-set`) and their names (`data-names`),
+    /// before each [`Action::Pdf`].
+    Set {
+        /// Which set.
+        set: u32,
+        /// The open PDFs' names.
+        names: Vec<Rc<str>>,
+    },
+    /// The viewer finished reading the texts of `name`, an open PDF of set `set` that is not on
+    /// show (a drawing set's other PDFs are read after the one on show).
+    ReadOther {
+        /// Whose read.
+        set: u32,
+        /// The PDF's file name.
+        name: Rc<str>,
+        /// The texts (index 0 = page 1), or why they could not be read.
+        texts: Result<Vec<String>, String>,
+        /// Where each text came from (index 0 = page 1).
+        sources: Vec<Source>,
+    },
     /// The viewer read `done` of `total` pages of generation `generation`.
     Progress {
         /// Whose read.
@@ -457,16 +507,41 @@ impl State {
                     doc.texts = match texts {
                         Ok(texts) => {
                             let pages = Shared::new(Pages::new(texts, sources, ms));
-                            let read = Rc::make_mut(&mut doc.read);
-                            read.retain(|(n, _)| *n != name);
-                            if read.len() == READ_FILES {
-                                read.remove(0);
-                            }
-                            read.push((name, pages.clone()));
+                            doc.keep_read(name, pages.clone());
                             Texts::Ready(pages)
                         }
                         Err(why) => Texts::Failed(why.into()),
                     };
+                }
+            }
+            Action::Set { set, names } => {
+                if set != doc.set {
+                    doc.set = set;
+                    doc.read = Rc::new(Vec::new());
+                    doc.unread = Rc::new(Vec::new());
+                }
+                Rc::make_mut(&mut doc.read).retain(|(n, _)| names.contains(n));
+                Rc::make_mut(&mut doc.unread).retain(|(n, _)| names.contains(n));
+                doc.open = Rc::new(names);
+            }
+            Action::ReadOther {
+                set,
+                name,
+                texts,
+                sources,
+            } => {
+                if set == doc.set {
+                    match texts {
+                        Ok(texts) => {
+                            doc.keep_read(name, Shared::new(Pages::new(texts, sources, 0.0)))
+                        }
+                        Err(why) if doc.open.contains(&name) => {
+                            let unread = Rc::make_mut(&mut doc.unread);
+                            unread.retain(|(n, _)| *n != name);
+                            unread.push((name, why.into()));
+                        }
+                        Err(_) => {}
+                    }
                 }
             }
             Action::Partial {
@@ -529,7 +604,9 @@ mod tests {
 
     #[test]
     fn the_announced_hits_are_read_as_the_audit_takes_them() {
-        let hits = audit_hits(r#"[[3, 4, true, "what it said"], [7, 7, false, ""]]"#);
+        let hits = audit_hits(
+            r#"[[3, 4, true, "what it said", null], [7, 7, false, "", "sheets/A-101.pdf"]]"#,
+        );
         assert_eq!(hits.len(), 2);
         assert_eq!(
             (
@@ -540,10 +617,11 @@ mod tests {
             ),
             ((3, 4), true, "what it said", &None)
         );
+        assert_eq!(hits[1].file.as_deref(), Some("sheets/A-101.pdf"));
         assert!(audit_hits("").is_empty(), "none announced");
         assert!(audit_hits(r#"{"not": "hits"}"#).is_empty());
         let s = State::default().apply(Action::Dataset(Announced {
-            hits: r#"[[1, 1, false, "x"]]"#.into(),
+            hits: r#"[[1, 1, false, "x", null]]"#.into(),
             ..Announced::default()
         }));
         assert_eq!(s.doc.hits.len(), 1);
@@ -707,51 +785,92 @@ mod tests {
         );
     }
 
-    #[test]
-    fn every_pdf_read_is_kept_by_name_the_latest_last() {
-        let read = |s: State, name: &str, pages: u32| {
-            let generation = s.doc.generation + 1;
-            s.apply(Action::Pdf(Pdf::Open { pages }))
-                .apply(Action::Read {
-                    generation,
-                    name: name.into(),
-                    texts: Ok(vec![String::new(); pages as usize]),
-                    sources: Vec::new(),
-                    ms: 1.0,
-                })
-        };
-        let names = |s: &State| -> Vec<(String, usize)> {
-            s.doc
-                .read
-                .iter()
-                .map(|(n, p)| (n.to_string(), p.texts.len()))
-                .collect()
-        };
-        let s = read(read(State::default(), "a.pdf", 2), "b.pdf", 3);
-        assert_eq!(names(&s), [("a.pdf".into(), 2), ("b.pdf".into(), 3)]);
-        // Read again, a.pdf replaces its earlier read and comes last.
-        let s = read(s, "a.pdf", 4);
-        assert_eq!(names(&s), [("b.pdf".into(), 3), ("a.pdf".into(), 4)]);
-        // A read that failed keeps nothing; closing the PDF forgets no read.
-        let failed = s
-            .clone()
-            .apply(Action::Pdf(Pdf::Open { pages: 1 }))
-            .apply(Action::Read {
-                generation: s.doc.generation + 1,
-                name: "c.pdf".into(),
-                texts: Err("broken".into()),
-                sources: Vec::new(),
-                ms: 1.0,
-            });
-        assert_eq!(names(&failed), names(&s));
-        assert_eq!(names(&s.clone().apply(Action::Pdf(Pdf::None))), names(&s));
-        // At most READ_FILES: the one read longest ago goes first.
-        let mut many = s;
-        for i in 0..READ_FILES {
-            many = read(many, &format!("f{i}.pdf"), 1);
+    /// The set `set` of PDFs `names` opened, the first on show, read.
+    fn open_set(s: State, set: u32, names: &[&str]) -> State {
+        let generation = s.doc.generation + 1;
+        let s = s
+            .apply(Action::Set {
+                set,
+                names: names.iter().map(|&n| n.into()).collect(),
+            })
+            .apply(Action::Pdf(Pdf::Open { pages: 2 }));
+        s.apply(Action::Read {
+            generation,
+            name: names[0].into(),
+            texts: Ok(page_texts()),
+            sources: Vec::new(),
+            ms: 1.0,
+        })
+    }
+
+    fn other(set: u32, name: &str, texts: Result<Vec<String>, String>) -> Action {
+        Action::ReadOther {
+            set,
+            name: name.into(),
+            texts,
+            sources: Vec::new(),
         }
-        assert_eq!(many.doc.read.len(), READ_FILES);
-        assert_eq!(&*many.doc.read[0].0, "f0.pdf");
+    }
+
+    fn names(s: &State) -> Vec<String> {
+        s.doc.read.iter().map(|(n, _)| n.to_string()).collect()
+    }
+
+    #[test]
+    fn each_open_pdf_of_a_set_is_read_and_kept_by_name() {
+        let s = open_set(
+            State::default(),
+            1,
+            &["A-101.pdf", "A-102.pdf", "A-103.pdf"],
+        );
+        assert_eq!(names(&s), ["A-101.pdf"], "the one on show is read first");
+        assert_eq!(
+            &*s.doc.still_reading(),
+            ["A-102.pdf".into(), "A-103.pdf".into()] as [Rc<str>; 2]
+        );
+        let s = s
+            .apply(other(1, "A-102.pdf", Ok(page_texts())))
+            .apply(other(1, "A-103.pdf", Err("the PDF is damaged".into())));
+        assert_eq!(names(&s), ["A-101.pdf", "A-102.pdf"]);
+        assert_eq!(s.doc.unread.len(), 1);
+        assert!(s.doc.still_reading().is_empty());
+        // Read again (another PDF of the set shown), a PDF replaces its earlier read.
+        let again = s
+            .clone()
+            .apply(other(1, "A-101.pdf", Ok(vec![String::new()])));
+        assert_eq!(names(&again), ["A-102.pdf", "A-101.pdf"]);
+        assert_eq!(again.doc.read[1].1.texts.len(), 1);
+    }
+
+    #[test]
+    fn no_read_outlives_the_set_it_was_of() {
+        let s = open_set(State::default(), 1, &["A-101.pdf", "A-102.pdf"]).apply(other(
+            1,
+            "A-102.pdf",
+            Ok(page_texts()),
+        ));
+        assert_eq!(names(&s), ["A-101.pdf", "A-102.pdf"]);
+        // Another set: the earlier reads go, even of a PDF of the same name.
+        let next = open_set(s.clone(), 2, &["A-102.pdf"]);
+        assert_eq!(names(&next), ["A-102.pdf"]);
+        assert!(
+            next.doc.read[0].1 != s.doc.read[1].1,
+            "a new read, not the old one"
+        );
+        // A late read of the earlier set, or of a PDF that is not open, is dropped.
+        let late = next
+            .clone()
+            .apply(other(1, "A-101.pdf", Ok(page_texts())))
+            .apply(other(2, "A-999.pdf", Ok(page_texts())));
+        assert_eq!(names(&late), ["A-102.pdf"]);
+        // An open that failed leaves nothing open, and nothing read.
+        let failed = next
+            .apply(Action::Set {
+                set: 2,
+                names: Vec::new(),
+            })
+            .apply(Action::Pdf(Pdf::Failed));
+        assert!(failed.doc.read.is_empty() && failed.doc.open.is_empty());
     }
 
     #[test]
