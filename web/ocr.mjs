@@ -36,11 +36,13 @@ function startOne() {
     cacheMethod: 'none',
     workerBlobURL: false,
   }).then(async (w) => {
-    // One block of text (psm 6, the library's default), set here so that it is a choice: the
-    // command line (`crates/pagetext`) finds the page's layout first (psm 3), but with this
-    // model psm 3 loses the Octave excerpt's Figure 15.1 caption, beside its plot, which psm 6
-    // reads with about the CLI's confidence (BENCHMARKS.md, "OCR in the page").
-    await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK });
+    // The page's layout found first (psm 3), as the command line (`crates/pagetext`) reads: one
+    // block of text (psm 6, the library's default) puts marks of a plot beside a caption on the
+    // caption's line, so it no longer starts the line and is not found (the Octave excerpt's
+    // Figures 15.3 and 15.4). psm 3 needs the page's resolution, which `read` gives each page.
+    // Its layout analysis reports what it found (`Detected 27 diacritics`) on stderr, which the
+    // worker turns into console errors: those reports go nowhere, as the command line's do.
+    await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO, debug_file: '/dev/null' });
     return w;
   }).catch((e) => {
     throw new Error(`the OCR engine (tesseract.js) could not start: ${e && e.message ? e.message : e}`);
@@ -99,13 +101,16 @@ export function parseTsv(tsv) {
 }
 
 /**
- * Reads a drawn page (a canvas): `{ text, confidence }`, confidence 0 to 100. `onTurn` is called
- * when a started worker takes it.
+ * Reads a page drawn at `dpi` dots per inch (a canvas): `{ text, confidence }`, confidence 0 to
+ * 100. `onTurn` is called when a started worker takes it. A canvas carries no resolution, and
+ * tesseract's guess of it (253 to 395 dpi on the Octave excerpt drawn at 200) makes psm 3 lose
+ * a caption beside its plot: the page's own is given.
  */
-export async function read(canvas, onTurn = () => {}) {
+export async function read(canvas, onTurn = () => {}, dpi = 200) {
   const w = await acquire();
   onTurn();
   try {
+    await w.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
     const { data } = await w.recognize(canvas, {}, { text: false, tsv: true });
     return parseTsv(data.tsv || '');
   } finally {

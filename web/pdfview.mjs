@@ -865,7 +865,7 @@ export function setOcrWorkers(n) {
  * (`ocr.mjs`: the engine, its model, the page segmentation mode, the speck rule). A change to
  * any of them is another key, so text read otherwise is never taken for it.
  */
-const OCR_SETTINGS = `dpi ${OCR_DPI}; max ${OCR_MAX_PIXELS} px; tesseract.js 7.0.0; eng 4.0.0_best_int; LSTM; psm 6; speck 10`;
+const OCR_SETTINGS = `dpi ${OCR_DPI}; max ${OCR_MAX_PIXELS} px; tesseract.js 7.0.0; eng 4.0.0_best_int; LSTM; psm 3, dpi given; speck 10`;
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -940,7 +940,9 @@ async function ocrPage(d, n, onTurn) {
   canvas.width = Math.ceil(viewport.width);
   canvas.height = Math.ceil(viewport.height);
   await p.render({ canvas, viewport, background: '#ffffff' }).promise;
-  return (await ocrEngine()).read(canvas, onTurn);
+  // The resolution it was drawn at: 200 dpi, less for a page so large that its longest side
+  // would pass OCR_MAX_PIXELS (as the command line lowers `pdftoppm -r`).
+  return (await ocrEngine()).read(canvas, onTurn, scale * 72);
 }
 
 /**

@@ -60,10 +60,15 @@ try {
     window.__bench = {};
     document.addEventListener('change', (e) => { if (e.target?.dataset?.testid === 'pdf-input') window.__bench.changed = performance.now(); }, { capture: true });
   });
+  // The caption list of this opening (the document area's generation moves on), ready: its view
+  // need not be on show, and the list of the opening before does not count.
+  const generation = () => page.evaluate(() => Number(document.querySelector('[data-testid=doc-area]')?.dataset.generation ?? 0));
   const open = async () => {
+    const before = await generation();
     await page.setInputFiles('[data-testid=pdf-input]', EXCERPT);
     await page.waitForSelector('[data-testid=pdf-panel][data-status=open]', { state: 'attached', timeout: 120_000 });
-    await page.waitForSelector('[data-testid=caption-list][data-status=ready]', { timeout: 1_800_000 });
+    await page.waitForFunction((g) => Number(document.querySelector('[data-testid=doc-area]')?.dataset.generation) > g
+      && document.querySelector('[data-testid=caption-list]')?.dataset.status === 'ready', before, { timeout: 1_800_000, polling: 100 });
     return page.evaluate(async () => ({
       ms: performance.now() - window.__bench.changed,
       status: document.querySelector('[data-testid=ocr-status] > span')?.textContent ?? '',
