@@ -435,7 +435,7 @@ test('the page view fits a phone\'s width, and zooms past it on request', { skip
   await page.context().close();
 });
 
-test('a drawing set opens at once: a folder\'s PDFs by their paths, a broken one named, the rest left aside; another is shown on request; a new opening closes the set', { skip: skip || (!existsSync('/usr/bin/qpdf') && 'no qpdf to cut the sheets') || false, timeout: 120_000 }, async () => {
+test('a drawing set opens at once: a folder\'s PDFs by their paths, a broken one named, the rest left aside; another is shown on request; two dropped open together; a new opening closes the set', { skip: skip || (!existsSync('/usr/bin/qpdf') && 'no qpdf to cut the sheets') || false, timeout: 120_000 }, async () => {
   // A folder as a drawing set arrives: sheets in subfolders, a file that is no PDF, a broken PDF.
   const set = path.join(dir.dir, 'set');
   for (const [name, pages] of [['A-101.pdf', '332'], ['sub/A-102.pdf', '336-337']]) {
@@ -463,10 +463,18 @@ test('a drawing set opens at once: a folder\'s PDFs by their paths, a broken one
     && /A-102\.pdf/.test(document.querySelector('[data-testid=caption-list-of]')?.textContent ?? ''), null, { timeout: 30_000 });
   const captions = await page.$$eval('[data-testid=caption-row]', (rs) => rs.map((r) => [r.dataset.figureRef, Number(r.dataset.page)]));
   assert.deepEqual(captions, [['Figure 15.2', 2]], 'the captions of the PDF on show (the manual\'s pages 336–337)');
+  // Two PDFs dropped on the strip together open together.
+  const sheets = ['A-101.pdf', 'sub/A-102.pdf'].map((n) => [path.basename(n), readFileSync(path.join(set, n)).toString('base64')]);
+  await page.evaluate((files) => {
+    const dt = new DataTransfer();
+    for (const [name, b64] of files) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { type: 'application/pdf' }));
+    document.querySelector('[data-testid=pdf-panel]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, sheets);
+  await page.waitForFunction(() => document.querySelector('[data-testid=pdf-panel]').dataset.names === '["A-101.pdf","A-102.pdf"]', null, { timeout: 30_000 });
+  assert.notEqual((await panel()).set, set1, 'a new set');
   // A single PDF opened after it closes the set: nothing of it is left in the strip.
   await page.setInputFiles('[data-testid=pdf-input]', path.join(set, 'A-101.pdf'));
   await page.waitForFunction(() => document.querySelector('[data-testid=pdf-panel]').dataset.names === '["A-101.pdf"]', null, { timeout: 30_000 });
-  assert.notEqual((await panel()).set, set1, 'a new set');
   assert.equal(await page.locator('[data-testid=pdf-shown]').count(), 0, 'no choice of one');
   // Files that are none of them PDFs open nothing, and close what was open.
   dir.file('notes2.txt', 'nor this\n');
