@@ -544,8 +544,14 @@ mod tests {
         .expect("a dataset of two files");
         let (one, two) = (PageIndex::new(&[PAGE_ONE]), PageIndex::new(&[PAGE_TWO]));
         let pdfs = [
-            AuditPdf { index: &one, labels: None },
-            AuditPdf { index: &two, labels: None },
+            AuditPdf {
+                index: &one,
+                labels: None,
+            },
+            AuditPdf {
+                index: &two,
+                labels: None,
+            },
         ];
         // The PDFs as the page names them: a file picked (its name), one from a folder (its
         // path there); neither is spelled as the dataset or the hits spell it.
