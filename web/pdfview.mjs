@@ -35,10 +35,6 @@ const LOCATION_THUMBS = 8;
 let files = [];
 /** The open PDF on show (the page view's, the caption list's, the editor's; `null`: none open). */
 let shown = null;
-// The shown PDF's document, name and printed labels.
-let doc = null;
-let docName = '';
-let labels = null;
 /** Counts the sets of PDFs opened (and closed): a read or a drawing of an earlier set is dropped. */
 let generation = 0;
 const cache = new Map(); // `${name}\n${page}` -> data URL, in use order
@@ -201,7 +197,7 @@ const notOpen = (path) => el('span', { class: 'muted small pdf-added', 'data-tes
 
 /** Adds the thumbnails to one ranked window (once; again when the app changes it). */
 function decorate(win) {
-  if (!doc) return;
+  if (!shown) return;
   // A window of several files (contract §1.5): each page from the open PDF its path names.
   const several = win.dataset.files === 'true';
   const wanted = several ? (win.dataset.locations || '') : win.dataset.expected;
@@ -250,7 +246,7 @@ function decorateAll(node) {
 
 // The app adds, changes and removes ranked windows as it renders; this follows them.
 const follow = new MutationObserver((records) => {
-  if (!doc) return;
+  if (!shown) return;
   for (const r of records) {
     for (const n of r.removedNodes) {
       if (n.nodeType !== 1) continue;
@@ -296,9 +292,6 @@ function showFile(file) {
   closeView();
   hidePreview();
   shown = file;
-  doc = file.doc;
-  docName = file.name;
-  labels = file.labels;
   undecorate();
   decorateAll(document.body);
 }
@@ -310,7 +303,7 @@ function showFile(file) {
  * names and page counts of those that opened, and `[name, why]` of those that did not (not a
  * PDF, encrypted, damaged). Rejects when another set is opened meanwhile.
  */
-export async function openAll(list) {
+async function openAll(list) {
   close();
   const gen = generation;
   stats.openedAt = performance.now();
@@ -342,25 +335,14 @@ export async function openAll(list) {
   return { opened: files.map((f) => [f.name, f.doc.numPages]), failed };
 }
 
-/**
- * Opens one document from its bytes (see `openAll`). Resolves { pages, labels } (labels: the
- * printed page labels, or null). Rejects with a message for a file that is not a PDF, is
- * encrypted, or is damaged.
- */
-export async function open(bytes, name) {
-  const { failed } = await openAll([[name, bytes]]);
-  if (failed.length) throw new Error(failed[0][1]);
-  return { pages: doc.numPages, labels };
-}
-
-/** The shown PDF's printed page labels, one per page (null: none open, or it has none). */
+/** The printed page labels of the open PDF `name` (the one on show when not given), one per page (null: none open, or it has none). */
 export function pageLabels(name) {
   const file = name === undefined ? shown : files.find((f) => f.name === name);
   return file ? file.labels : null;
 }
 
 /** The open PDFs' names, in the order they were chosen. */
-export function openNames() {
+function openNames() {
   return files.map((f) => f.name);
 }
 
@@ -379,8 +361,6 @@ export function close() {
   for (const f of files) f.doc.loadingTask.destroy();
   files = [];
   shown = null;
-  doc = null;
-  labels = null;
   undecorate();
 }
 
@@ -467,7 +447,7 @@ async function opening(what, read, skipped = 0, showName = null) {
     if (again) showFile(again);
     sets++;
     openLine = setLine(opened, failed, skipped);
-    strip('open', openLine, doc.numPages, docName);
+    strip('open', openLine, shown.doc.numPages, shown.name);
     await keepLast(copies.filter(([n]) => files.some((f) => f.name === n)));
   } catch (e) {
     if (mine !== attempts) return;
@@ -481,7 +461,7 @@ export function showNamed(name) {
   const file = files.find((f) => f.name === name);
   if (!file || file === shown) return;
   showFile(file);
-  strip('open', openLine, doc.numPages, docName);
+  strip('open', openLine, file.doc.numPages, file.name);
 }
 
 // --- the last PDFs, kept in this browser to reopen --------------------------------------------
@@ -559,11 +539,6 @@ export function openFiles(chosen) {
   pdfs.sort((a, b) => nameOf(a).localeCompare(nameOf(b), undefined, { numeric: true }));
   const what = pdfs.length === 1 ? nameOf(pdfs[0]) : `${pdfs.length} PDFs`;
   return opening(what, () => Promise.all(pdfs.map(async (f) => [nameOf(f), new Uint8Array(await f.arrayBuffer())])), all.length - pdfs.length);
-}
-
-/** Reads a File in the page (never sent anywhere) and opens it. */
-export function openFile(file) {
-  return openFiles([file]);
 }
 
 /** Fetches a PDF by URL (no credentials) and opens it. */
@@ -725,7 +700,7 @@ let previewFor = null; // the thumbnail whose preview is on show or being drawn
 let previewTimer = 0;
 
 /** The thumbnail (ranked window, editor) under `node`, when the document is open. */
-const thumbOf = (node) => (doc && node instanceof Element
+const thumbOf = (node) => (shown && node instanceof Element
   ? node.closest('.page-thumb[data-page]:not(:disabled)') : null);
 
 function hidePreview() {
@@ -900,7 +875,7 @@ function keepOcr(key, r) {
 export async function resumeOcr() {
   if (!files.length) return;
   const list = await Promise.all(files.map(async (f) => [f.name, await f.doc.getData()]));
-  return opening(list.length === 1 ? list[0][0] : `${list.length} PDFs`, async () => list, 0, docName);
+  return opening(list.length === 1 ? list[0][0] : `${list.length} PDFs`, async () => list, 0, shown.name);
 }
 
 /**

@@ -408,6 +408,18 @@ mod tests {
         let p = audit_pdfs(&pdfs, &hits, &|h| pdf_of_file(h, &paths, &dataset));
         // Page 1 of one.pdf and page 2 of two.pdf print PAGE_ONE; page 1 of two.pdf does not.
         assert_eq!((p.checked, p.on_cited_page, p.other_file), (3, 2, 2));
+        // The audit of a dataset of several files (the CLI's `--pdf A --pdf B`, the page's
+        // open PDFs) reads the same paths from the dataset's locations.
+        let located = crate::Dataset::parse(
+            r#"{"corpus_id": "c", "items": [
+                {"question": "Which sheet?", "figure_ref": "A-1", "kind": "locate",
+                 "expected_locations": [{"path": "sheets/one.pdf", "unit": "page", "start": 1, "end": 1}]}]}"#,
+        )
+        .expect("a dataset of one located item");
+        assert_eq!(audit_files(&pdfs, &paths, &located, &hits), p);
+        // A PDF named by a picked file's name only, or by a path in a chosen folder.
+        let as_opened = ["one.pdf".to_string(), "set/two.pdf".to_string()];
+        assert_eq!(audit_files(&pdfs, &as_opened, &located, &hits), p);
         // A path that is two of the PDFs picks neither.
         let same = ["a/one.pdf".to_string(), "b/one.pdf".to_string()];
         assert_eq!(pdf_of_file(&in_file("one.pdf", 1), &same, &[]), None);
@@ -531,48 +543,5 @@ mod tests {
         let a = audit(&i, &[scattered], Some(&labels));
         assert_eq!((a.checked, a.on_cited_page), (4, 1));
         assert_eq!(a.offset, None, "no distance is shared by most");
-    }
-
-    #[test]
-    fn a_dataset_of_several_files_audits_each_hit_in_the_pdf_that_is_its_file() {
-        let dataset = crate::Dataset::parse(
-            r#"{"corpus_id": "c", "items": [
-                {"question": "Which sheet?", "figure_ref": "A-1", "kind": "locate",
-                 "expected_locations": [{"path": "sheets/one.pdf", "unit": "page", "start": 1, "end": 1},
-                                        {"path": "two.pdf", "unit": "page", "start": 1, "end": 1}]}]}"#,
-        )
-        .expect("a dataset of two files");
-        let (one, two) = (PageIndex::new(&[PAGE_ONE]), PageIndex::new(&[PAGE_TWO]));
-        let pdfs = [
-            AuditPdf {
-                index: &one,
-                labels: None,
-            },
-            AuditPdf {
-                index: &two,
-                labels: None,
-            },
-        ];
-        // The PDFs as the page names them: a file picked (its name), one from a folder (its
-        // path there); neither is spelled as the dataset or the hits spell it.
-        let paths = ["one.pdf".to_string(), "set/two.pdf".to_string()];
-        let in_file = |content: &str, file: &str| AuditHit {
-            file: Some(file.into()),
-            ..hit(1, content)
-        };
-        let hits = vec![vec![
-            in_file(PAGE_ONE, "corpus/sheets/one.pdf"),
-            in_file(PAGE_TWO, "two.pdf"),
-            // PAGE_ONE's text said to be in two.pdf: not found there.
-            in_file(PAGE_ONE, "two.pdf"),
-            in_file(PAGE_TWO, "three.pdf"),
-            hit(1, PAGE_ONE),
-        ]];
-        let p = audit_files(&pdfs, &paths, &dataset, &hits);
-        assert_eq!(
-            (p.checked, p.on_cited_page, p.not_found, p.other_file),
-            (2, 2, 1, 2),
-            "{p:?}"
-        );
     }
 }

@@ -151,21 +151,21 @@ pub fn app() -> Html {
         let dispatch = state.dispatcher();
         let open = matches!(state.doc.pdf, Pdf::Open { .. });
         let set = state.doc.set;
-        let shown = bridge::pdf_name();
-        let others: Vec<(std::rc::Rc<str>, Vec<u32>)> = state
-            .doc
-            .open
-            .iter()
-            .filter(|n| ***n != *shown)
-            .map(|n| (n.clone(), first_pages(&state.doc.dataset, Some(n))))
-            .collect();
-        // A scanned page the dataset expects is read by OCR before the others.
-        let first = match &state.doc.dataset {
-            DatasetIn::SeveralFiles(_) => first_pages(&state.doc.dataset, Some(&shown)),
-            d => first_pages(d, None),
-        };
+        let (names, dataset) = (state.doc.open.clone(), state.doc.dataset.clone());
         use_effect_with(state.doc.generation, move |&generation| {
             if open {
+                // Worked out once a generation, not on every render.
+                let shown = bridge::pdf_name();
+                let others: Vec<(std::rc::Rc<str>, Vec<u32>)> = names
+                    .iter()
+                    .filter(|n| ***n != *shown)
+                    .map(|n| (n.clone(), first_pages(&dataset, Some(n))))
+                    .collect();
+                // A scanned page the dataset expects is read by OCR before the others.
+                let first = match &dataset {
+                    DatasetIn::SeveralFiles(_) => first_pages(&dataset, Some(&shown)),
+                    d => first_pages(d, None),
+                };
                 wasm_bindgen_futures::spawn_local(async move {
                     let started = bridge::now_ms();
                     let d = dispatch.clone();
